@@ -1,0 +1,5 @@
+export * from './sql-client';
+export * from './postgres-sql-client';
+export * from './pglite-sql-client';
+export * from './migrations';
+export * from './open-database';

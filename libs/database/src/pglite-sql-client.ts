@@ -1,0 +1,44 @@
+import { PGlite } from '@electric-sql/pglite';
+import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
+
+/**
+ * Embedded PostgreSQL (PGlite, WebAssembly) in this process. It has one connection, so
+ * transactions are serialised by PGlite itself; everything that touches the embedded database
+ * must go through this client (or the same PGlite instance) to avoid waiting on itself.
+ */
+export class PgliteSqlClient implements SqlClient {
+  readonly kind = 'pglite' as const;
+
+  private constructor(readonly db: PGlite) {}
+
+  /** `dataDir` undefined keeps the database in memory (tests). */
+  static async open(dataDir?: string): Promise<PgliteSqlClient> {
+    const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    return new PgliteSqlClient(db);
+  }
+
+  async query<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
+    const result = await this.db.query<Row>(sql, params as unknown[] | undefined);
+    return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+  }
+
+  async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (pgliteTx) => {
+      const tx: SqlQueryable = {
+        query: async <Row>(sql: string, params?: readonly unknown[]) => {
+          const result = await pgliteTx.query<Row>(sql, params as unknown[] | undefined);
+          return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+        },
+      };
+      return work(tx);
+    });
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.db.exec(sql);
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+  }
+}

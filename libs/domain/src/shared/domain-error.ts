@@ -1,0 +1,32 @@
+/** Every refusal the domain can give. The API maps each code to an HTTP status (ARCHITECTURE 3). */
+export type DomainErrorCode =
+  | 'invalid_amount'
+  | 'invalid_request'
+  | 'amount_out_of_range'
+  | 'insufficient_funds'
+  | 'exposure_limit_exceeded'
+  | 'customer_pending_limit'
+  | 'limits_not_configured'
+  | 'reservation_not_found'
+  | 'payout_already_exists'
+  | 'payout_not_found'
+  | 'duplicate_merchant_reference'
+  | 'not_cancellable'
+  | 'not_resumable'
+  | 'wrong_delivery'
+  | 'customer_mismatch'
+  | 'link_unavailable'
+  | 'handoff_invalid'
+  | 'invalid_transition'
+  | 'not_yet_expired';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
