@@ -8,12 +8,18 @@ const nestEsmToCommonJs = [
   {
     babelrc: false,
     configFile: false,
-    plugins: [path.join(__dirname, 'tools/jest/import-meta-url.babel-plugin.js'), '@babel/plugin-transform-modules-commonjs'],
+    plugins: [
+      path.join(__dirname, 'tools/jest/esm-to-commonjs.babel-plugin.js'),
+      '@babel/plugin-transform-modules-commonjs',
+    ],
   },
 ];
 
 const aliases = {
-  '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|testing)$': '<rootDir>/libs/$1/src/index.ts',
+  '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|platform|testing)$':
+    '<rootDir>/libs/$1/src/index.ts',
+  // The Prisma client is generated with .js extensions on relative imports.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
 const levels = (process.env.JEST_LEVEL || 'unit,int').split(',');
@@ -25,10 +31,14 @@ module.exports = {
   testMatch: levels.map((level) => `**/*.${level}.spec.ts`),
   moduleNameMapper: aliases,
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
-    // Nest 12 packages are ESM only; Node 20's Jest cannot require() ESM, so they are transpiled.
-    '^.+\\.js$': nestEsmToCommonJs,
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+    // Jest needs CommonJS with import() turned into require() (tsconfig.jest.json).
+    '^.+\\.c?js$': nestEsmToCommonJs,
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|file-type|uid)/)'],
+  // Transpiled from node_modules: Nest 12 (ESM only), and the two CommonJS bundles that load
+  // modules with import() (PGlite, the Prisma client runtime).
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|cookie|file-type|uid)/|@electric-sql/pglite/dist/index\.cjs$|@prisma/client/runtime/client\.js$)',
+  ],
   testTimeout: 60_000,
 };

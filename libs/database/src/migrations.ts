@@ -44,7 +44,10 @@ export function loadMigrations(dir: string = defaultMigrationsDir()): Migration[
  * so that several processes starting together apply each migration once. A migration that was
  * applied and has since been edited stops the run: history is never rewritten silently.
  */
-export async function migrate(db: SqlClient, migrations: Migration[] = loadMigrations()): Promise<MigrationReport> {
+export async function migrate(
+  db: SqlClient,
+  migrations: Migration[] = loadMigrations(),
+): Promise<MigrationReport> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name text PRIMARY KEY,
     checksum text NOT NULL,
@@ -54,9 +57,10 @@ export async function migrate(db: SqlClient, migrations: Migration[] = loadMigra
   for (const migration of migrations) {
     await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-      const existing = await tx.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE name = $1', [
-        migration.name,
-      ]);
+      const existing = await tx.query<{ checksum: string }>(
+        'SELECT checksum FROM schema_migrations WHERE name = $1',
+        [migration.name],
+      );
       const applied = existing.rows[0];
       if (applied) {
         if (applied.checksum !== migration.checksum) {

@@ -21,10 +21,14 @@ export function parseDatabaseUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new DatabaseConfigurationError('DATABASE_URL is not a valid URL (expected postgres://user@host:port/db)');
+    throw new DatabaseConfigurationError(
+      'DATABASE_URL is not a valid URL (expected postgres://user@host:port/db)',
+    );
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new DatabaseConfigurationError(`DATABASE_URL must use postgres:// or postgresql://, not ${url.protocol}//`);
+    throw new DatabaseConfigurationError(
+      `DATABASE_URL must use postgres:// or postgresql://, not ${url.protocol}//`,
+    );
   }
   if (!url.hostname) throw new DatabaseConfigurationError('DATABASE_URL names no host');
   if (url.pathname.length <= 1) throw new DatabaseConfigurationError('DATABASE_URL names no database');

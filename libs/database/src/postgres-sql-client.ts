@@ -12,7 +12,8 @@ export interface PostgresClientOptions {
 
 export class PostgresSqlClient implements SqlClient {
   readonly kind = 'postgres' as const;
-  private readonly pool: Pool;
+  /** Shared with the Prisma driver adapter so one process keeps one pool. */
+  readonly pool: Pool;
 
   constructor(options: PostgresClientOptions) {
     const config: PoolConfig = {

@@ -7,13 +7,7 @@ import { Environment } from '../shared/decider';
  */
 export type PayoutDelivery = 'link' | 'redirect';
 export type PayoutStatus =
-  | 'awaiting_choice'
-  | 'processing'
-  | 'review_required'
-  | 'paid'
-  | 'cancelled'
-  | 'expired'
-  | 'failed';
+  'awaiting_choice' | 'processing' | 'review_required' | 'paid' | 'cancelled' | 'expired' | 'failed';
 
 export type PayoutCreated = {
   type: 'PayoutCreated';
@@ -42,7 +36,14 @@ export type PayoutCreated = {
 /** A claim link (link delivery). `rotated` is true when it replaces an earlier link. */
 export type ClaimLinkIssued = {
   type: 'ClaimLinkIssued';
-  data: { payoutId: string; linkId: string; tokenHash: string; rotated: boolean; issuedAt: string; expiresAt: string };
+  data: {
+    payoutId: string;
+    linkId: string;
+    tokenHash: string;
+    rotated: boolean;
+    issuedAt: string;
+    expiresAt: string;
+  };
 };
 
 /** A one-time handoff (redirect delivery); invalidates every earlier session. */
@@ -128,3 +129,4 @@ export const PAYOUT_EVENT_SCHEMA_VERSIONS: Record<PayoutEvent['type'], number> =
 
 export const PAYOUT_STREAM_TYPE = 'payout';
 export const payoutStreamId = (payoutId: string): string => `payout-${payoutId}`;
+export const payoutIdFromStreamId = (streamId: string): string => streamId.slice('payout-'.length);

@@ -1,0 +1,14 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from '@payouts/config';
+import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { ProjectorModule } from './projector.module';
+
+@Module({})
+export class ProjectorAppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ProjectorAppModule,
+      imports: [InfrastructureModule.forRoot(config, 'projector'), HealthModule, ProjectorModule],
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { AppConfig } from '@payouts/config';
+import type { EventStore, FeedSubscription } from '@payouts/event-store';
+import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
+import { projectReadModels, READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
+
+/**
+ * Follows the global feed from its durable checkpoint and brings the payout list and balance
+ * read models up to date; each batch and its checkpoint commit in one transaction.
+ */
+@Injectable()
+export class ReadModelProjector implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('ReadModelProjector');
+  private subscription: FeedSubscription | undefined;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.subscription = this.store.subscribe({
+      subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
+      pollIntervalMs: this.config.projectorPollMs,
+      handle: (events, tx) => projectReadModels(tx, events),
+    });
+    this.logger.log('following the event feed');
+  }
+
+  /** Resolves once everything committed before the call is projected. */
+  async caughtUp(): Promise<void> {
+    await this.subscription?.caughtUp();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscription?.stop();
+    this.logger.log('stopped');
+  }
+}

@@ -1,0 +1,14 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from '@payouts/config';
+import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { WorkerModule } from './worker.module';
+
+@Module({})
+export class WorkerAppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerAppModule,
+      imports: [InfrastructureModule.forRoot(config, 'worker'), HealthModule, WorkerModule],
+    };
+  }
+}

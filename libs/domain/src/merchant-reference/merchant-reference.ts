@@ -1,0 +1,52 @@
+import { DomainError } from '../shared/domain-error';
+import { Environment } from '../shared/decider';
+
+/**
+ * `merchant_reference` is unique per account and environment forever. Each reference is a tiny
+ * stream of its own, claimed in the same atomic append as the payout it names, so two concurrent
+ * creates with one reference cannot both succeed (the event store's optimistic concurrency
+ * decides) and nothing needs a unique index on a read model.
+ */
+export type MerchantReferenceClaimed = {
+  type: 'MerchantReferenceClaimed';
+  data: {
+    accountId: string;
+    environment: Environment;
+    merchantReference: string;
+    payoutId: string;
+    at: string;
+  };
+};
+
+export type MerchantReferenceState = { claimedBy: string | null };
+
+export const MERCHANT_REFERENCE_STREAM_TYPE = 'merchant-reference';
+export const MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION = 1;
+
+export const merchantReferenceStreamId = (
+  accountId: string,
+  environment: Environment,
+  reference: string,
+): string => `merchant-reference-${accountId}-${environment}-${reference}`;
+
+export function evolveMerchantReference(
+  state: MerchantReferenceState,
+  event: MerchantReferenceClaimed,
+): MerchantReferenceState {
+  return state.claimedBy ? state : { claimedBy: event.data.payoutId };
+}
+
+export function claimMerchantReference(
+  state: MerchantReferenceState,
+  claim: { accountId: string; environment: Environment; merchantReference: string; payoutId: string },
+  now: Date,
+): MerchantReferenceClaimed[] {
+  if (state.claimedBy !== null) {
+    throw new DomainError(
+      'duplicate_merchant_reference',
+      'merchant_reference is already used by another payout of this account',
+      'merchant_reference',
+    );
+  }
+  return [{ type: 'MerchantReferenceClaimed', data: { ...claim, at: now.toISOString() } }];
+}

@@ -1,0 +1,146 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  claimMerchantReference,
+  decideLedger,
+  decidePayout,
+  evolveLedger,
+  evolveMerchantReference,
+  evolvePayout,
+  initialLedgerState,
+  initialPayoutState,
+  LEDGER_EVENT_SCHEMA_VERSIONS,
+  LEDGER_STREAM_TYPE,
+  ledgerStreamId,
+  MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
+  MERCHANT_REFERENCE_STREAM_TYPE,
+  merchantReferenceStreamId,
+  PAYOUT_EVENT_SCHEMA_VERSIONS,
+  PAYOUT_STREAM_TYPE,
+  PayoutFundsReserved,
+  payoutStreamId,
+} from '@payouts/domain';
+import type { EventStore } from '@payouts/event-store';
+import { appendWithReadModels } from '../support/append-with-read-models';
+import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
+import type { Clock } from '@payouts/platform';
+import { newAccessToken, newPayoutId } from '../support/identifiers';
+import { LedgerLocks } from '../support/ledger-locks';
+import { retryOnConflict } from '../support/retry-on-conflict';
+import { CLOCK, EVENT_STORE } from '@payouts/platform';
+import { CreatePayoutCommand, CreatePayoutResult } from './create-payout.command';
+
+/**
+ * Creates a payout and reserves amount + fee in one atomic append across three streams: the
+ * account's ledger (the money boundary, with its expected version), the new payout, and the
+ * merchant reference's claim. Either all three are written or none is.
+ */
+@CommandHandler(CreatePayoutCommand)
+export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand, CreatePayoutResult> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly locks: LedgerLocks,
+  ) {}
+
+  async execute({ input }: CreatePayoutCommand): Promise<CreatePayoutResult> {
+    const payoutId = input.payoutId ?? newPayoutId();
+    const access = newAccessToken(input.delivery === 'link' ? 'lnk' : 'ses');
+    const ledgerId = ledgerStreamId(input.accountId, input.environment);
+    const referenceId = merchantReferenceStreamId(
+      input.accountId,
+      input.environment,
+      input.merchantReference,
+    );
+    const customerKey =
+      input.delivery === 'link'
+        ? `email:${(input.customerEmail ?? '').toLowerCase()}`
+        : `customer:${input.customerId ?? ''}`;
+
+    return this.locks.run(ledgerId, () =>
+      retryOnConflict(async () => {
+        const now = this.clock.now();
+        const [ledger, reference] = await Promise.all([
+          loadAggregate(this.store, ledgerId, evolveLedger, initialLedgerState()),
+          loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
+        ]);
+        const referenceEvents = claimMerchantReference(
+          reference.state,
+          {
+            accountId: input.accountId,
+            environment: input.environment,
+            merchantReference: input.merchantReference,
+            payoutId,
+          },
+          now,
+        );
+        const ledgerEvents = decideLedger(
+          { type: 'ReservePayoutFunds', data: { payoutId, customerKey, amount: input.amount } },
+          ledger.state,
+          now,
+        );
+        const reservation = ledgerEvents.find(
+          (e): e is PayoutFundsReserved => e.type === 'PayoutFundsReserved',
+        );
+        if (!reservation) throw new Error('ledger reserved nothing for a new payout');
+        const payoutEvents = decidePayout(
+          {
+            type: 'CreatePayout',
+            data: {
+              payoutId,
+              accountId: input.accountId,
+              environment: input.environment,
+              amount: input.amount,
+              fee: reservation.data.fee,
+              merchantReference: input.merchantReference,
+              delivery: input.delivery,
+              customerEmail: input.customerEmail ?? null,
+              customerId: input.customerId ?? null,
+              returnUrl: input.returnUrl ?? null,
+              description: input.description ?? null,
+              caseReference: input.caseReference ?? null,
+              originalPaymentId: input.originalPaymentId ?? null,
+              access: { id: access.id, tokenHash: access.tokenHash },
+            },
+          },
+          initialPayoutState(),
+          now,
+        );
+
+        await appendWithReadModels(this.store, [
+          {
+            streamId: ledgerId,
+            streamType: LEDGER_STREAM_TYPE,
+            expectedVersion: expectedVersionOf(ledger.version),
+            events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
+          },
+          {
+            streamId: payoutStreamId(payoutId),
+            streamType: PAYOUT_STREAM_TYPE,
+            expectedVersion: 'no_stream',
+            events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
+          },
+          {
+            streamId: referenceId,
+            streamType: MERCHANT_REFERENCE_STREAM_TYPE,
+            expectedVersion: 'no_stream',
+            events: toNewEvents(referenceEvents, {
+              MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
+            }),
+          },
+        ]);
+
+        const payout = payoutEvents.reduce(evolvePayout, initialPayoutState());
+        if (payout.status !== 'awaiting_choice') throw new Error('a new payout must await the recipient');
+        const accessEvent = payoutEvents.find(
+          (e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted',
+        );
+        return {
+          payout,
+          accessToken: access.token,
+          accessExpiresAt: accessEvent?.data.expiresAt ?? payout.payoutExpiresAt,
+        };
+      }),
+    );
+  }
+}

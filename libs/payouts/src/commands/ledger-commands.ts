@@ -1,0 +1,29 @@
+import { Command } from '@nestjs/cqrs';
+import { Environment, LedgerLimits } from '@payouts/domain';
+
+export interface LedgerCommandResult {
+  ledgerVersion: number;
+}
+
+/** Operator: credit matured funds to an account's ledger in one environment. */
+export class CreditFundsCommand extends Command<LedgerCommandResult> {
+  constructor(
+    readonly accountId: string,
+    readonly environment: Environment,
+    readonly amount: string,
+    readonly reference: string,
+  ) {
+    super();
+  }
+}
+
+/** Operator: the fee and limits of an account's ledger in one environment. */
+export class SetLedgerLimitsCommand extends Command<LedgerCommandResult> {
+  constructor(
+    readonly accountId: string,
+    readonly environment: Environment,
+    readonly limits: LedgerLimits,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,5 @@
+export * from './payouts.module';
+export * from './commands/create-payout.command';
+export * from './commands/cancel-payout.command';
+export * from './commands/ledger-commands';
+export * from './support/identifiers';

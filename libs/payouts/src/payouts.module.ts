@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { CancelPayoutHandler } from './commands/cancel-payout.handler';
+import { CreatePayoutHandler } from './commands/create-payout.handler';
+import { CreditFundsHandler, SetLedgerLimitsHandler } from './commands/ledger-commands.handler';
+import { LedgerLocks } from './support/ledger-locks';
+
+/** Payout and ledger command handlers. Needs EVENT_STORE and CLOCK from the platform module. */
+@Module({
+  imports: [CqrsModule],
+  providers: [
+    LedgerLocks,
+    CreatePayoutHandler,
+    CancelPayoutHandler,
+    CreditFundsHandler,
+    SetLedgerLimitsHandler,
+  ],
+})
+export class PayoutsModule {}

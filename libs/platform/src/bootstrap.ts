@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
+import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
+
+/** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export type RootModuleFactory = (config: AppConfig) => DynamicModule;
+
+/**
+ * Builds one app (or all of them, in the embedded start) on Fastify with JSON logs and a request
+ * id on every request and response. Does not listen; tests call this and `listen` themselves.
+ */
+export async function createApp(
+  appName: string,
+  rootModule: RootModuleFactory,
+  config: AppConfig,
+): Promise<NestFastifyApplication> {
+  const logger = createRootLogger(config.logLevel, appName);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger.child({ component: 'http' }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdFrom(req.headers['request-id'] ?? req.headers['x-request-id']),
+  });
+  adapter.getInstance().addHook('onSend', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule(config), adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  return app;
+}
+
+/**
+ * The entry point of every app: configuration errors and an unreachable database end the
+ * process with one clear line and exit code 1; SIGTERM closes the HTTP server, stops the
+ * subscribers, then closes the database, so nothing is left half-written.
+ */
+export async function runApp(appName: string, rootModule: RootModuleFactory): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigurationError) return fail(appName, `invalid configuration: ${error.message}`);
+    throw error;
+  }
+  const logger = createRootLogger(config.logLevel, appName);
+  try {
+    const app = await createApp(appName, rootModule, config);
+    await app.listen(config.port, config.host);
+    logger.info(
+      { port: config.port, database: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})` },
+      `${appName} listening on ${config.host}:${config.port}`,
+    );
+  } catch (error) {
+    return fail(appName, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function fail(appName: string, message: string): void {
+  process.stderr.write(`${JSON.stringify({ level: 'fatal', app: appName, msg: message })}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,52 @@
+import { Controller, Get, HttpException, HttpStatus, Inject } from '@nestjs/common';
+import { loadMigrations } from '@payouts/database';
+import type { SqlClient } from '@payouts/database';
+import { READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
+import { projectionLag } from './projection-lag';
+import { SQL_CLIENT } from './tokens';
+
+/**
+ * Liveness and readiness for orchestrators. Ready means: the database answers, every migration
+ * shipped with this build is applied, and the read-model projector has caught up with the feed
+ * at least once since this process started (then it stays ready while it keeps up).
+ */
+@Controller('health')
+export class HealthController {
+  private caughtUpOnce = false;
+  private readonly expectedMigrations = loadMigrations().map((m) => m.name);
+
+  constructor(@Inject(SQL_CLIENT) private readonly db: SqlClient) {}
+
+  @Get()
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(): Promise<{ status: 'ready'; projection_lag: number }> {
+    const checks: Record<string, string> = {};
+    try {
+      const applied = await this.db.query<{ name: string }>('SELECT name FROM schema_migrations');
+      const names = new Set(applied.rows.map((r) => r.name));
+      const missing = this.expectedMigrations.filter((name) => !names.has(name));
+      if (missing.length > 0) checks.migrations = `pending: ${missing.join(', ')}`;
+      const lag = await projectionLag(this.db, READ_MODEL_SUBSCRIPTION_ID);
+      if (lag === 0) this.caughtUpOnce = true;
+      if (!this.caughtUpOnce) checks.projector = `catching up (${lag} events behind)`;
+      if (Object.keys(checks).length === 0) return { status: 'ready', projection_lag: lag };
+    } catch (error) {
+      checks.database = error instanceof Error ? error.message : 'unreachable';
+    }
+    throw new HttpException(
+      {
+        error: {
+          code: 'not_ready',
+          message: Object.entries(checks)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('; '),
+        },
+      },
+      HttpStatus.SERVICE_UNAVAILABLE,
+    );
+  }
+}

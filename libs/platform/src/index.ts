@@ -1,0 +1,7 @@
+export * from './tokens';
+export * from './clock';
+export * from './infrastructure.module';
+export * from './health.module';
+export * from './health.controller';
+export * from './projection-lag';
+export * from './bootstrap';

@@ -1,0 +1,74 @@
+import { DynamicModule, Global, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '@payouts/config';
+import { migrate, openDatabase } from '@payouts/database';
+import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
+import type { EventStore } from '@payouts/event-store';
+import { createReadModelClient } from '@payouts/read-models';
+import type { ReadModelClient } from '@payouts/read-models';
+import { systemClock } from './clock';
+import { APP_CONFIG, CLOCK, EVENT_STORE, READ_MODELS, SQL_CLIENT } from './tokens';
+
+/** Closes the database last, after every subscriber stopped in onModuleDestroy. */
+@Injectable()
+class InfrastructureShutdown implements OnApplicationShutdown {
+  private readonly logger = new Logger('Infrastructure');
+
+  constructor(
+    @Inject(SQL_CLIENT) private readonly db: SqlClient,
+    @Inject(READ_MODELS) private readonly readModels: ReadModelClient,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close?.();
+    await this.readModels.$disconnect();
+    await this.db.close();
+    this.logger.log('database closed');
+  }
+}
+
+/**
+ * The database (embedded PGlite or a PostgreSQL server), migrated before anything uses it, the
+ * event store, the Prisma read-model client and the clock, for every app in the process.
+ */
+@Global()
+export class InfrastructureModule {
+  static forRoot(config: AppConfig, appName: string): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: systemClock },
+        {
+          provide: SQL_CLIENT,
+          useFactory: async () => {
+            const db = await openDatabase({
+              databaseUrl: config.databaseUrl,
+              dataDir: config.dataDir,
+              applicationName: appName,
+              maxConnections: config.databasePoolSize,
+            });
+            const report = await migrate(db);
+            new Logger('Migrations').log(
+              `applied ${report.applied.length} (${report.applied.join(', ') || 'none new'}), ${report.alreadyApplied.length} already applied`,
+            );
+            return db;
+          },
+        },
+        {
+          provide: EVENT_STORE,
+          useFactory: (db: SqlClient) => new PostgresEventStore(db),
+          inject: [SQL_CLIENT],
+        },
+        {
+          provide: READ_MODELS,
+          useFactory: (db: SqlClient) => createReadModelClient(db),
+          inject: [SQL_CLIENT],
+        },
+        InfrastructureShutdown,
+      ],
+      exports: [APP_CONFIG, CLOCK, SQL_CLIENT, EVENT_STORE, READ_MODELS],
+    };
+  }
+}

@@ -1,0 +1,76 @@
+import { PayoutBalance, PayoutListEntry } from './generated/prisma/client';
+
+/** The merchant view of a payout (spec 2.2), without `payout_url` and `access_link_expires_at`. */
+export interface PayoutMerchantView {
+  payout_id: string;
+  status: string;
+  status_version: number;
+  amount: string;
+  fee: string;
+  total_reserved: string;
+  currency: string;
+  funds_released: boolean;
+  merchant_reference: string;
+  customer_id: string | null;
+  delivery: string;
+  source: string;
+  case_reference: string | null;
+  selected_method: string | null;
+  safe_reason: string | null;
+  receipt_reference: string | null;
+  created_at: string;
+  accepted_at: string | null;
+  payout_expires_at: string;
+  updated_at: string;
+}
+
+export function toPayoutMerchantView(row: PayoutListEntry): PayoutMerchantView {
+  return {
+    payout_id: row.payoutId,
+    status: row.status,
+    status_version: row.statusVersion,
+    amount: row.amount.toFixed(2),
+    fee: row.fee.toFixed(2),
+    total_reserved: row.totalReserved.toFixed(2),
+    currency: row.currency,
+    funds_released: row.fundsReleased,
+    merchant_reference: row.merchantReference,
+    customer_id: row.customerId,
+    delivery: row.delivery,
+    source: row.source,
+    case_reference: row.caseReference,
+    selected_method: row.selectedMethod,
+    safe_reason: row.safeReason,
+    receipt_reference: row.receiptReference,
+    created_at: row.createdAt.toISOString(),
+    accepted_at: row.acceptedAt ? row.acceptedAt.toISOString() : null,
+    payout_expires_at: row.payoutExpiresAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The balance's money figures (spec 4.2 Get Payout Balance) as exact decimal strings. */
+export interface BalanceFigures {
+  currency: string;
+  funds_in: string;
+  matured: string;
+  available_for_new_commitments: string;
+  merchant_settlement_holds: string;
+  customer_payout_holds: string;
+  customer_payouts_settled: string;
+  retained_target: string;
+}
+
+export function toBalanceFigures(row: PayoutBalance): BalanceFigures {
+  return {
+    currency: row.currency,
+    funds_in: row.fundsIn.toFixed(2),
+    // Cleared funds still owed to the merchant, before holds: everything credited less what was paid out.
+    matured: row.fundsIn.minus(row.customerPayoutsSettled).toFixed(2),
+    available_for_new_commitments: row.available.toFixed(2),
+    merchant_settlement_holds: row.merchantSettlementHolds.toFixed(2),
+    customer_payout_holds: row.customerPayoutHolds.toFixed(2),
+    customer_payouts_settled: row.customerPayoutsSettled.toFixed(2),
+    retained_target: row.retainedTarget.toFixed(2),
+  };
+}
