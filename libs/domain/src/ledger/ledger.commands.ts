@@ -25,8 +25,4 @@ export type ReleasePayoutFunds = {
 export type SettlePayoutFunds = { type: 'SettlePayoutFunds'; data: { payoutId: string } };
 
 export type LedgerCommand =
-  | SetLedgerLimits
-  | CreditFunds
-  | ReservePayoutFunds
-  | ReleasePayoutFunds
-  | SettlePayoutFunds;
+  SetLedgerLimits | CreditFunds | ReservePayoutFunds | ReleasePayoutFunds | SettlePayoutFunds;

@@ -39,11 +39,7 @@ export type PayoutFundsSettled = {
 };
 
 export type LedgerEvent =
-  | LedgerLimitsSet
-  | FundsCredited
-  | PayoutFundsReserved
-  | PayoutFundsReleased
-  | PayoutFundsSettled;
+  LedgerLimitsSet | FundsCredited | PayoutFundsReserved | PayoutFundsReleased | PayoutFundsSettled;
 
 export const LEDGER_EVENT_SCHEMA_VERSIONS: Record<LedgerEvent['type'], number> = {
   LedgerLimitsSet: 1,

@@ -1,0 +1,154 @@
+import { Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
+import { ClosedReservations } from './closed-reservations';
+import { LedgerEvent, LedgerLimits } from './ledger.events';
+
+/** Money reserved for one payout that has neither been paid out nor returned. */
+export type OpenReservation = { customerKey: string; total: Money };
+
+/** One account's ledger in one environment. Every amount is a big.js decimal. */
+export type LedgerState = {
+  limits: LedgerLimits | null;
+  fundsIn: Money;
+  available: Money;
+  customerPayoutHolds: Money;
+  customerPayoutsSettled: Money;
+  /** Held for a merchant settlement under way; no settlement exists yet, so always 0. */
+  merchantSettlementHolds: Money;
+  openReservations: ReadonlyMap<string, OpenReservation>;
+  closedReservations: ClosedReservations;
+  /** Open reservations per customer; a key leaves the map when its count drops to 0. */
+  pendingByCustomer: ReadonlyMap<string, number>;
+};
+
+export function initialLedgerState(): LedgerState {
+  return {
+    limits: null,
+    fundsIn: ZERO_MONEY,
+    available: ZERO_MONEY,
+    customerPayoutHolds: ZERO_MONEY,
+    customerPayoutsSettled: ZERO_MONEY,
+    merchantSettlementHolds: ZERO_MONEY,
+    openReservations: new Map(),
+    closedReservations: ClosedReservations.empty(),
+    pendingByCustomer: new Map(),
+  };
+}
+
+export function evolveLedger(state: LedgerState, event: LedgerEvent): LedgerState {
+  const next = apply(state, event);
+  assertLedgerInvariants(next);
+  return next;
+}
+
+function apply(state: LedgerState, event: LedgerEvent): LedgerState {
+  switch (event.type) {
+    case 'LedgerLimitsSet':
+      return { ...state, limits: event.data.limits };
+    case 'FundsCredited': {
+      const amount = parseStoredMoney(event.data.amount);
+      return { ...state, fundsIn: state.fundsIn.plus(amount), available: state.available.plus(amount) };
+    }
+    case 'PayoutFundsReserved': {
+      const { payoutId, customerKey } = event.data;
+      if (state.openReservations.has(payoutId) || state.closedReservations.get(payoutId) !== undefined) {
+        throw new Error(`Cannot apply PayoutFundsReserved: ${payoutId} was already reserved`);
+      }
+      const total = parseStoredMoney(event.data.total);
+      return {
+        ...state,
+        available: state.available.minus(total),
+        customerPayoutHolds: state.customerPayoutHolds.plus(total),
+        openReservations: new Map(state.openReservations).set(payoutId, { customerKey, total }),
+        pendingByCustomer: countPending(state.pendingByCustomer, customerKey, +1),
+      };
+    }
+    case 'PayoutFundsReleased': {
+      const reservation = openReservation(state, event);
+      return {
+        ...closeReservation(state, event.data.payoutId, reservation, 'released'),
+        available: state.available.plus(reservation.total),
+        customerPayoutHolds: state.customerPayoutHolds.minus(reservation.total),
+      };
+    }
+    case 'PayoutFundsSettled': {
+      const reservation = openReservation(state, event);
+      return {
+        ...closeReservation(state, event.data.payoutId, reservation, 'settled'),
+        customerPayoutHolds: state.customerPayoutHolds.minus(reservation.total),
+        customerPayoutsSettled: state.customerPayoutsSettled.plus(reservation.total),
+      };
+    }
+    default: {
+      const _never: never = event;
+      throw new Error(`Unknown ledger event ${JSON.stringify(_never)}`);
+    }
+  }
+}
+
+/** The reservation an ending event refers to, which must be open and hold the event's total. */
+function openReservation(
+  state: LedgerState,
+  event: Extract<LedgerEvent, { type: 'PayoutFundsReleased' | 'PayoutFundsSettled' }>,
+): OpenReservation {
+  const reservation = state.openReservations.get(event.data.payoutId);
+  if (reservation === undefined) {
+    throw new Error(`Cannot apply ${event.type}: no open reservation for ${event.data.payoutId}`);
+  }
+  if (!reservation.total.eq(parseStoredMoney(event.data.total))) {
+    throw new Error(
+      `Cannot apply ${event.type}: total differs from the reservation of ${event.data.payoutId}`,
+    );
+  }
+  return reservation;
+}
+
+function closeReservation(
+  state: LedgerState,
+  payoutId: string,
+  reservation: OpenReservation,
+  outcome: 'released' | 'settled',
+): LedgerState {
+  const openReservations = new Map(state.openReservations);
+  openReservations.delete(payoutId);
+  return {
+    ...state,
+    openReservations,
+    closedReservations: state.closedReservations.with(payoutId, outcome),
+    pendingByCustomer: countPending(state.pendingByCustomer, reservation.customerKey, -1),
+  };
+}
+
+function countPending(pending: ReadonlyMap<string, number>, customerKey: string, delta: 1 | -1) {
+  const next = new Map(pending);
+  const count = (pending.get(customerKey) ?? 0) + delta;
+  if (count < 0) throw new Error(`Pending count of ${customerKey} would go below 0`);
+  if (count === 0) next.delete(customerKey);
+  else next.set(customerKey, count);
+  return next;
+}
+
+/**
+ * Money is conserved and never overdrawn (ARCHITECTURE 2). A violation is a bug in this code,
+ * never a user error, so it throws a plain Error and the event is not applied.
+ */
+export function assertLedgerInvariants(state: LedgerState): void {
+  const accounted = sumMoney([
+    state.available,
+    state.customerPayoutHolds,
+    state.customerPayoutsSettled,
+    state.merchantSettlementHolds,
+  ]);
+  if (!state.fundsIn.eq(accounted)) {
+    throw new Error(
+      `Ledger invariant broken: funds in ${state.fundsIn.toFixed(2)} != accounted ${accounted.toFixed(2)}`,
+    );
+  }
+  for (const [name, value] of Object.entries({
+    available: state.available,
+    customerPayoutHolds: state.customerPayoutHolds,
+    customerPayoutsSettled: state.customerPayoutsSettled,
+    merchantSettlementHolds: state.merchantSettlementHolds,
+  })) {
+    if (value.lt(ZERO_MONEY)) throw new Error(`Ledger invariant broken: ${name} is ${value.toFixed(2)}`);
+  }
+}

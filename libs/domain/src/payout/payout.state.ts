@@ -1,0 +1,313 @@
+import { Environment } from '../shared/decider';
+import { PayoutEvent, PayoutStatus } from './payout.events';
+
+/** The current claim link of a link payout; rotation replaces it, so older links stop working. */
+export type ClaimLink = { linkId: string; tokenHash: string; expiresAt: string };
+
+/** The latest handoff of a redirect payout; a new session replaces it, so older ones stop working. */
+export type RedirectSession = { sessionId: string; tokenHash: string; expiresAt: string; consumed: boolean };
+
+/** Fields fixed at creation, plus the counters every change moves (spec 2.2). */
+type PayoutFacts = {
+  payoutId: string;
+  accountId: string;
+  environment: Environment;
+  amount: string;
+  fee: string;
+  totalReserved: string;
+  currency: 'USD';
+  merchantReference: string;
+  customerEmail: string | null;
+  description: string | null;
+  caseReference: string | null;
+  originalPaymentId: string | null;
+  source: 'api';
+  createdAt: string;
+  payoutExpiresAt: string;
+  updatedAt: string;
+  statusVersion: number;
+};
+
+type LinkDelivery = { delivery: 'link'; customerId: null; returnUrl: null; currentLink: ClaimLink | null };
+type RedirectDelivery = {
+  delivery: 'redirect';
+  customerId: string;
+  returnUrl: string;
+  currentSession: RedirectSession | null;
+};
+
+// One shape per status, so that e.g. a paid payout without a receipt cannot be written.
+type AwaitingChoice = {
+  status: 'awaiting_choice';
+  fundsReleased: false;
+  selectedMethod: null;
+  acceptedAt: null;
+  safeReason: null;
+  receiptReference: null;
+};
+type Processing = {
+  status: 'processing';
+  fundsReleased: false;
+  selectedMethod: string;
+  acceptedAt: string;
+  safeReason: 'awaiting_float' | null;
+  receiptReference: null;
+};
+type ReviewRequired = {
+  status: 'review_required';
+  fundsReleased: false;
+  selectedMethod: string;
+  acceptedAt: string;
+  safeReason: string;
+  receiptReference: null;
+};
+type Paid = {
+  status: 'paid';
+  fundsReleased: false;
+  selectedMethod: string;
+  acceptedAt: string;
+  safeReason: null;
+  receiptReference: string;
+};
+type ClosedUnclaimed = {
+  status: 'cancelled' | 'expired';
+  fundsReleased: true;
+  selectedMethod: null;
+  acceptedAt: null;
+  safeReason: null;
+  receiptReference: null;
+};
+type Failed = {
+  status: 'failed';
+  fundsReleased: true;
+  selectedMethod: string | null;
+  acceptedAt: string | null;
+  safeReason: string;
+  receiptReference: null;
+};
+
+export type PayoutStatusShape =
+  AwaitingChoice | Processing | ReviewRequired | Paid | ClosedUnclaimed | Failed;
+export type Payout = PayoutFacts & (LinkDelivery | RedirectDelivery) & PayoutStatusShape;
+export type NoPayout = { status: 'none' };
+export type PayoutState = NoPayout | Payout;
+export type PayoutIn<S extends PayoutStatus> = Payout & { status: S };
+
+/** Statuses from which nothing moves any more. */
+export const FINAL_PAYOUT_STATUSES = ['paid', 'cancelled', 'expired', 'failed'] as const;
+/** Statuses in which money is still reserved and the payout can still fail. */
+export const OPEN_PAYOUT_STATUSES = ['awaiting_choice', 'processing', 'review_required'] as const;
+
+export function isFinalPayout(payout: Payout): boolean {
+  return (FINAL_PAYOUT_STATUSES as readonly PayoutStatus[]).includes(payout.status);
+}
+
+export function isPayoutIn<S extends PayoutStatus>(
+  payout: Payout,
+  statuses: readonly S[],
+): payout is PayoutIn<S> {
+  return (statuses as readonly PayoutStatus[]).includes(payout.status);
+}
+
+export function initialPayoutState(): PayoutState {
+  return { status: 'none' };
+}
+
+export function evolvePayout(state: PayoutState, event: PayoutEvent): PayoutState {
+  switch (event.type) {
+    case 'PayoutCreated': {
+      if (state.status !== 'none') throw corrupt(event, 'the payout already exists');
+      const d = event.data;
+      const facts: PayoutFacts = {
+        payoutId: d.payoutId,
+        accountId: d.accountId,
+        environment: d.environment,
+        amount: d.amount,
+        fee: d.fee,
+        totalReserved: d.totalReserved,
+        currency: d.currency,
+        merchantReference: d.merchantReference,
+        customerEmail: d.customerEmail,
+        description: d.description,
+        caseReference: d.caseReference,
+        originalPaymentId: d.originalPaymentId,
+        source: d.source,
+        createdAt: d.createdAt,
+        payoutExpiresAt: d.payoutExpiresAt,
+        updatedAt: d.createdAt,
+        statusVersion: 1,
+      };
+      const awaiting: AwaitingChoice = {
+        status: 'awaiting_choice',
+        fundsReleased: false,
+        selectedMethod: null,
+        acceptedAt: null,
+        safeReason: null,
+        receiptReference: null,
+      };
+      if (d.delivery === 'link') {
+        return {
+          ...facts,
+          delivery: 'link',
+          customerId: null,
+          returnUrl: null,
+          currentLink: null,
+          ...awaiting,
+        };
+      }
+      if (d.customerId === null || d.returnUrl === null)
+        throw corrupt(event, 'a redirect payout needs a customer');
+      return {
+        ...facts,
+        delivery: 'redirect',
+        customerId: d.customerId,
+        returnUrl: d.returnUrl,
+        currentSession: null,
+        ...awaiting,
+      };
+    }
+    case 'ClaimLinkIssued': {
+      const payout = existing(state, event);
+      if (payout.delivery !== 'link') throw corrupt(event, 'not a link payout');
+      const { linkId, tokenHash, expiresAt } = event.data;
+      return { ...payout, currentLink: { linkId, tokenHash, expiresAt } };
+    }
+    case 'RedirectSessionStarted': {
+      const payout = existing(state, event);
+      if (payout.delivery !== 'redirect') throw corrupt(event, 'not a redirect payout');
+      const { sessionId, tokenHash, expiresAt } = event.data;
+      return { ...payout, currentSession: { sessionId, tokenHash, expiresAt, consumed: false } };
+    }
+    case 'RedirectHandoffConsumed': {
+      const payout = existing(state, event);
+      if (payout.delivery !== 'redirect' || payout.currentSession?.sessionId !== event.data.sessionId) {
+        throw corrupt(event, 'not the current session');
+      }
+      return { ...payout, currentSession: { ...payout.currentSession, consumed: true } };
+    }
+    case 'PayoutConfirmed': {
+      const payout = inStatus(state, ['awaiting_choice'], event);
+      const { selectedMethod, acceptedAt } = event.data;
+      return changeStatus(
+        payout,
+        {
+          status: 'processing',
+          fundsReleased: false,
+          selectedMethod,
+          acceptedAt,
+          safeReason: null,
+          receiptReference: null,
+        },
+        acceptedAt,
+      );
+    }
+    case 'PayoutAwaitingFloat': {
+      const payout = inStatus(state, ['processing'], event);
+      // Not a status change: statusVersion stays, but the merchant sees a new safe_reason.
+      return { ...payout, safeReason: 'awaiting_float', updatedAt: event.data.at };
+    }
+    case 'PayoutReviewRequired': {
+      const payout = inStatus(state, ['processing'], event);
+      const { selectedMethod, acceptedAt } = payout;
+      const shape: ReviewRequired = {
+        status: 'review_required',
+        fundsReleased: false,
+        selectedMethod,
+        acceptedAt,
+        safeReason: event.data.reason,
+        receiptReference: null,
+      };
+      return changeStatus(payout, shape, event.data.at);
+    }
+    case 'PayoutReviewApproved': {
+      const payout = inStatus(state, ['review_required'], event);
+      const { selectedMethod, acceptedAt } = payout;
+      const shape: Processing = {
+        status: 'processing',
+        fundsReleased: false,
+        selectedMethod,
+        acceptedAt,
+        safeReason: null,
+        receiptReference: null,
+      };
+      return changeStatus(payout, shape, event.data.at);
+    }
+    case 'PayoutPaid': {
+      const payout = inStatus(state, ['processing'], event);
+      const { selectedMethod, acceptedAt } = payout;
+      const { receiptReference, paidAt } = event.data;
+      return changeStatus(
+        payout,
+        {
+          status: 'paid',
+          fundsReleased: false,
+          selectedMethod,
+          acceptedAt,
+          safeReason: null,
+          receiptReference,
+        },
+        paidAt,
+      );
+    }
+    case 'PayoutCancelled': {
+      const payout = inStatus(state, ['awaiting_choice'], event);
+      return changeStatus(payout, closedUnclaimed('cancelled'), event.data.cancelledAt);
+    }
+    case 'PayoutExpired': {
+      const payout = inStatus(state, ['awaiting_choice'], event);
+      return changeStatus(payout, closedUnclaimed('expired'), event.data.expiredAt);
+    }
+    case 'PayoutFailed': {
+      const payout = inStatus(state, OPEN_PAYOUT_STATUSES, event);
+      const shape: Failed = {
+        status: 'failed',
+        fundsReleased: true,
+        selectedMethod: payout.selectedMethod,
+        acceptedAt: payout.acceptedAt,
+        safeReason: event.data.reason,
+        receiptReference: null,
+      };
+      return changeStatus(payout, shape, event.data.failedAt);
+    }
+    default: {
+      const _never: never = event;
+      throw new Error(`Unknown payout event ${JSON.stringify(_never)}`);
+    }
+  }
+}
+
+/** Every status change moves statusVersion by one and updatedAt to the event's time. */
+function changeStatus(payout: Payout, shape: PayoutStatusShape, at: string): Payout {
+  return { ...payout, ...shape, statusVersion: payout.statusVersion + 1, updatedAt: at };
+}
+
+function closedUnclaimed(status: ClosedUnclaimed['status']): ClosedUnclaimed {
+  return {
+    status,
+    fundsReleased: true,
+    selectedMethod: null,
+    acceptedAt: null,
+    safeReason: null,
+    receiptReference: null,
+  };
+}
+
+// An event the decider could not have produced means a corrupt stream or a bug: fail loudly.
+function existing(state: PayoutState, event: PayoutEvent): Payout {
+  if (state.status === 'none') throw corrupt(event, 'the payout does not exist');
+  return state;
+}
+
+function inStatus<S extends PayoutStatus>(
+  state: PayoutState,
+  statuses: readonly S[],
+  event: PayoutEvent,
+): PayoutIn<S> {
+  const payout = existing(state, event);
+  if (!isPayoutIn(payout, statuses)) throw corrupt(event, `the payout is ${payout.status}`);
+  return payout;
+}
+
+function corrupt(event: PayoutEvent, why: string): Error {
+  return new Error(`Cannot apply ${event.type}: ${why}`);
+}
