@@ -1,6 +1,6 @@
 'use strict';
 // Test levels by file name (ARCHITECTURE 5): *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
-// JEST_LEVEL picks the levels to run; `npm test` runs unit and int on embedded PGlite.
+// JEST_LEVEL picks the levels to run; `npm test` runs all three on embedded PGlite.
 const path = require('path');
 
 const nestEsmToCommonJs = [
@@ -22,13 +22,17 @@ const aliases = {
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
-const levels = (process.env.JEST_LEVEL || 'unit,int').split(',');
+const levels = (process.env.JEST_LEVEL || 'unit,int,e2e').split(',');
 
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: levels.map((level) => `**/*.${level}.spec.ts`),
+  // `*.pg.<level>.spec.ts` suites need the PostgreSQL server: only with DATABASE_URL (npm run test:pg).
+  testPathIgnorePatterns: process.env.DATABASE_URL
+    ? ['/node_modules/']
+    : ['/node_modules/', '\\.pg\\.\\w+\\.spec\\.ts$'],
   moduleNameMapper: aliases,
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],

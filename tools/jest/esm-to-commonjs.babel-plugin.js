@@ -13,7 +13,12 @@ module.exports = function esmToCommonJs({ types: t, template }) {
     visitor: {
       MemberExpression(path) {
         const { object, property } = path.node;
-        if (!t.isMetaProperty(object) || object.meta.name !== 'import' || !t.isIdentifier(property, { name: 'url' })) return;
+        if (
+          !t.isMetaProperty(object) ||
+          object.meta.name !== 'import' ||
+          !t.isIdentifier(property, { name: 'url' })
+        )
+          return;
         path.replaceWithSourceString("require('url').pathToFileURL(__filename).href");
       },
       CallExpression(path) {

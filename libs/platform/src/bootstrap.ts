@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
 import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
+import type { Logger } from 'pino';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -33,14 +34,13 @@ export async function createApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   return app;
 }
 
 /**
  * The entry point of every app: configuration errors and an unreachable database end the
  * process with one clear line and exit code 1; SIGTERM closes the HTTP server, stops the
- * subscribers, then closes the database, so nothing is left half-written.
+ * subscribers, then closes the database, so nothing is left half-written, and exits 0.
  */
 export async function runApp(appName: string, rootModule: RootModuleFactory): Promise<void> {
   let config: AppConfig;
@@ -53,6 +53,7 @@ export async function runApp(appName: string, rootModule: RootModuleFactory): Pr
   const logger = createRootLogger(config.logLevel, appName);
   try {
     const app = await createApp(appName, rootModule, config);
+    closeOnSignals(app, logger);
     await app.listen(config.port, config.host);
     logger.info(
       { port: config.port, database: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir})` },
@@ -61,6 +62,41 @@ export async function runApp(appName: string, rootModule: RootModuleFactory): Pr
   } catch (error) {
     return fail(appName, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Longer than a projector batch, shorter than a container's usual grace period (30 s). */
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+
+/**
+ * SIGTERM/SIGINT: stop listening, let Nest stop the subscribers (onModuleDestroy) and close the
+ * database (onApplicationShutdown), then exit 0. A shutdown that hangs is cut off with exit 1.
+ */
+function closeOnSignals(app: NestFastifyApplication, logger: Logger): void {
+  let closing = false;
+  const close = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    app.close().then(
+      () => {
+        logger.info('shut down cleanly');
+        logger.flush();
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        logger.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
 }
 
 function fail(appName: string, message: string): void {

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from '@payouts/config';
 import { migrate, openDatabase } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
@@ -37,6 +38,7 @@ export class InfrastructureModule {
   static forRoot(config: AppConfig, appName: string): DynamicModule {
     return {
       module: InfrastructureModule,
+      imports: [CqrsModule.forRoot()],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: CLOCK, useValue: systemClock },

@@ -1,1 +1,3 @@
 export * from './test-databases';
+export * from './test-infrastructure.module';
+export * from './money-invariants';

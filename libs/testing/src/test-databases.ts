@@ -22,7 +22,9 @@ export interface TestDatabase {
 export function testBackends(): TestBackend[] {
   const backends: TestBackend[] = [{ name: 'pglite', open: openPglite }];
   if (process.env.DATABASE_URL) backends.push({ name: 'postgres', open: openServerDatabase });
-  return backends;
+  // TEST_BACKENDS=postgres lets the server run (`npm run test:pg`) skip what `npm test` covered.
+  const only = process.env.TEST_BACKENDS?.split(',');
+  return only ? backends.filter((b) => only.includes(b.name)) : backends;
 }
 
 async function openPglite(options: { migrated?: boolean } = {}): Promise<TestDatabase> {

@@ -1,8 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { StreamVersionConflictError } from '@payouts/event-store';
 
-/** Bounded, like every retry here: after this many conflicts the caller gets the conflict. */
-export const MAX_CONFLICT_ATTEMPTS = 12;
+/**
+ * Bounded, like every retry here: after this many conflicts the caller gets the conflict. With
+ * four processes contending for one ledger a writer wins about one round in four, so sixty rounds
+ * make starving practically impossible while keeping the worst case near a second.
+ */
+export const MAX_CONFLICT_ATTEMPTS = 60;
+/** Upper bound of one backoff; the whole budget stays around a second in the worst case. */
+export const MAX_CONFLICT_BACKOFF_MS = 32;
 
 /**
  * Re-runs load → decide → append when another writer got there first. Safe because each attempt
@@ -18,8 +24,9 @@ export async function retryOnConflict<T>(
       return await attempt();
     } catch (error) {
       if (!(error instanceof StreamVersionConflictError) || tries >= maxAttempts) throw error;
-      // Jittered backoff spreads competing writers from other processes apart.
-      await new Promise((resolve) => setTimeout(resolve, randomInt(1, 2 + tries * 3)));
+      // Capped exponential backoff with full jitter spreads writers in other processes apart.
+      const ceiling = Math.min(MAX_CONFLICT_BACKOFF_MS, 2 ** tries);
+      await new Promise((resolve) => setTimeout(resolve, randomInt(0, ceiling + 1)));
     }
   }
 }

@@ -1,0 +1,225 @@
+import { Test } from '@nestjs/testing';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
+import { DomainError, LedgerLimits } from '@payouts/domain';
+import type { EventStore } from '@payouts/event-store';
+import { EVENT_STORE, READ_MODELS } from '@payouts/platform';
+import {
+  projectReadModels,
+  READ_MODEL_SUBSCRIPTION_ID,
+  READ_MODEL_TABLES,
+  ReadModelClient,
+} from '@payouts/read-models';
+import {
+  assertMoneyInvariants,
+  TestDatabase,
+  TestInfrastructureModule,
+  testBackends,
+} from '@payouts/testing';
+import { CancelPayoutCommand } from './commands/cancel-payout.command';
+import { CreatePayoutCommand, CreatePayoutInput } from './commands/create-payout.command';
+import { CreditFundsCommand, SetLedgerLimitsCommand } from './commands/ledger-commands';
+import { PayoutsModule } from './payouts.module';
+
+const LIMITS: LedgerLimits = {
+  feePerPayout: '0.50',
+  minPayout: '1.00',
+  maxPayout: '500.00',
+  maxOpenExposure: '100000.00',
+  maxPendingPerCustomer: 1000,
+};
+
+describe.each(testBackends())('payout commands on $name', (backend) => {
+  let database: TestDatabase;
+  let commands: CommandBus;
+  let readModels: ReadModelClient;
+  let store: EventStore;
+  let close: () => Promise<void>;
+  let accountCounter = 0;
+
+  beforeAll(async () => {
+    database = await backend.open();
+    const moduleRef = await Test.createTestingModule({
+      imports: [CqrsModule.forRoot(), TestInfrastructureModule.over(database.db), PayoutsModule],
+    }).compile();
+    await moduleRef.init();
+    commands = moduleRef.get(CommandBus);
+    readModels = moduleRef.get(READ_MODELS);
+    store = moduleRef.get(EVENT_STORE);
+    close = async () => {
+      await readModels.$disconnect();
+      await moduleRef.close();
+    };
+  });
+  afterAll(async () => {
+    await close();
+    await database.drop();
+  });
+
+  async function fundedAccount(funds: string, limits: LedgerLimits = LIMITS): Promise<string> {
+    accountCounter += 1;
+    const accountId = `acct_${backend.name}_${accountCounter}`;
+    await commands.execute(new SetLedgerLimitsCommand(accountId, 'sandbox', limits));
+    if (funds !== '0.00')
+      await commands.execute(new CreditFundsCommand(accountId, 'sandbox', funds, 'initial'));
+    return accountId;
+  }
+
+  const linkPayout = (accountId: string, reference: string, amount = '10.00'): CreatePayoutInput => ({
+    accountId,
+    environment: 'sandbox',
+    amount,
+    merchantReference: reference,
+    delivery: 'link',
+    customerEmail: `${reference}@example.com`,
+  });
+
+  async function eventCount(): Promise<number> {
+    const { rows } = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+    return rows[0]!.n;
+  }
+
+  it('shows a created payout in the list and the balance as soon as the command returns', async () => {
+    const accountId = await fundedAccount('100.00');
+    const { payout } = await commands.execute(
+      new CreatePayoutCommand(linkPayout(accountId, 'ryw-1', '25.00')),
+    );
+
+    const listed = await readModels.payoutListEntry.findMany({
+      where: { accountId, merchantReference: 'ryw-1' },
+    });
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      payoutId: payout.payoutId,
+      status: 'awaiting_choice',
+      statusVersion: 1,
+    });
+    expect(listed[0]!.totalReserved.toFixed(2)).toBe('25.50');
+
+    const balance = await assertMoneyInvariants(database.db, accountId, 'sandbox');
+    expect(balance).toMatchObject({ funds_in: '100.00', available: '74.50', holds: '25.50' });
+  });
+
+  it('returns amount and fee to the balance when a payout is cancelled, and cancelling again changes nothing', async () => {
+    const accountId = await fundedAccount('50.00');
+    const { payout } = await commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'cancel-1')));
+    const cancelled = await commands.execute(new CancelPayoutCommand(accountId, 'sandbox', payout.payoutId));
+    expect(cancelled).toMatchObject({ status: 'cancelled', statusVersion: 2, fundsReleased: true });
+
+    const before = await eventCount();
+    const again = await commands.execute(new CancelPayoutCommand(accountId, 'sandbox', payout.payoutId));
+    expect(again).toMatchObject({ status: 'cancelled', statusVersion: 2 });
+    expect(await eventCount()).toBe(before);
+
+    const row = await readModels.payoutListEntry.findUniqueOrThrow({ where: { payoutId: payout.payoutId } });
+    expect({ status: row.status, fundsReleased: row.fundsReleased }).toEqual({
+      status: 'cancelled',
+      fundsReleased: true,
+    });
+    expect(await assertMoneyInvariants(database.db, accountId, 'sandbox')).toMatchObject({
+      available: '50.00',
+      holds: '0.00',
+    });
+  });
+
+  it('does not let one account cancel another account’s payout', async () => {
+    const owner = await fundedAccount('20.00');
+    const stranger = await fundedAccount('20.00');
+    const { payout } = await commands.execute(new CreatePayoutCommand(linkPayout(owner, 'owned-1')));
+    await expect(
+      commands.execute(new CancelPayoutCommand(stranger, 'sandbox', payout.payoutId)),
+    ).rejects.toMatchObject({
+      code: 'payout_not_found',
+    });
+    await expect(
+      commands.execute(new CancelPayoutCommand(owner, 'production', payout.payoutId)),
+    ).rejects.toMatchObject({
+      code: 'payout_not_found',
+    });
+  });
+
+  it.each([
+    ['insufficient_funds', '5.00', '10.00', LIMITS],
+    ['amount_out_of_range', '1000.00', '600.00', LIMITS],
+    ['exposure_limit_exceeded', '1000.00', '10.00', { ...LIMITS, maxOpenExposure: '5.00' }],
+    ['invalid_amount', '1000.00', '10.001', LIMITS],
+  ])('refuses with %s and writes nothing', async (code, funds, amount, limits) => {
+    const accountId = await fundedAccount(funds, limits as LedgerLimits);
+    const before = await eventCount();
+    const error = await commands
+      .execute(new CreatePayoutCommand(linkPayout(accountId, `refused-${code}`, amount)))
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error.code).toBe(code);
+    expect(await eventCount()).toBe(before);
+    expect(await readModels.payoutListEntry.count({ where: { accountId } })).toBe(0);
+  });
+
+  it('refuses a payout on an account whose limits were never configured', async () => {
+    await expect(
+      commands.execute(new CreatePayoutCommand(linkPayout('acct_unconfigured', 'nothing-1'))),
+    ).rejects.toMatchObject({ code: 'limits_not_configured' });
+  });
+
+  it('keeps merchant_reference unique per account and environment, even under concurrent creates', async () => {
+    const accountId = await fundedAccount('100.00');
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'same-ref'))),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+      expect(r.reason).toMatchObject({ code: 'duplicate_merchant_reference' });
+    }
+    expect(await assertMoneyInvariants(database.db, accountId, 'sandbox')).toMatchObject({
+      available: '89.50',
+    });
+  });
+
+  it('never overdraws under concurrent creates: exactly the covered payouts succeed and available ends at zero', async () => {
+    // 30 payouts of 9.50 + 0.50 fee are exactly covered by 300.00; 60 are attempted at once.
+    const accountId = await fundedAccount('300.00');
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        commands.execute(new CreatePayoutCommand(linkPayout(accountId, `race-${i}`, '9.50'))),
+      ),
+    );
+    const succeeded = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(succeeded).toHaveLength(30);
+    expect(new Set(refused.map((r) => r.reason.code))).toEqual(new Set(['insufficient_funds']));
+    const balance = await assertMoneyInvariants(database.db, accountId, 'sandbox');
+    expect(balance).toMatchObject({ available: '0.00', holds: '300.00' });
+    expect(await readModels.payoutListEntry.count({ where: { accountId } })).toBe(30);
+  });
+
+  it('rebuilds byte-identical read models when every event is replayed from position zero', async () => {
+    const dump = async () => {
+      const tables: string[] = [];
+      for (const table of READ_MODEL_TABLES) {
+        const { rows } = await database.db.query<{ dump: string }>(
+          `SELECT coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '') AS dump FROM ${table} t`,
+        );
+        tables.push(rows[0]!.dump);
+      }
+      return tables;
+    };
+    const before = await dump();
+    expect(before[0]!.length).toBeGreaterThan(0);
+
+    for (const table of READ_MODEL_TABLES) await database.db.query(`DELETE FROM ${table}`);
+    await database.db.query('DELETE FROM subscription_checkpoints WHERE subscription_id = $1', [
+      READ_MODEL_SUBSCRIPTION_ID,
+    ]);
+    const subscription = store.subscribe({
+      subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
+      handle: (events, tx) => projectReadModels(tx, events),
+      batchSize: 100,
+      pollIntervalMs: 10,
+    });
+    await subscription.caughtUp();
+    await subscription.stop();
+
+    expect(await dump()).toEqual(before);
+  });
+});

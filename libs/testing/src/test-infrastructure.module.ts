@@ -1,0 +1,23 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
+import { CLOCK, Clock, EVENT_STORE, READ_MODELS, SQL_CLIENT, systemClock } from '@payouts/platform';
+import { createReadModelClient } from '@payouts/read-models';
+
+/** The platform's providers over a database a test opened itself (no migration, no shutdown). */
+@Global()
+@Module({})
+export class TestInfrastructureModule {
+  static over(db: SqlClient, clock: Clock = systemClock): DynamicModule {
+    return {
+      module: TestInfrastructureModule,
+      providers: [
+        { provide: SQL_CLIENT, useValue: db },
+        { provide: CLOCK, useValue: clock },
+        { provide: EVENT_STORE, useValue: new PostgresEventStore(db) },
+        { provide: READ_MODELS, useFactory: () => createReadModelClient(db) },
+      ],
+      exports: [SQL_CLIENT, CLOCK, EVENT_STORE, READ_MODELS],
+    };
+  }
+}
