@@ -22,6 +22,10 @@ export class PgliteSqlClient implements SqlClient {
     return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
   }
 
+  queryPrepared<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
+    return this.query<Row>(sql, params);
+  }
+
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (pgliteTx) => {
       const tx: SqlQueryable = {

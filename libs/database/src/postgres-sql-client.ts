@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Pool, PoolConfig } from 'pg';
 import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 
@@ -29,6 +30,18 @@ export class PostgresSqlClient implements SqlClient {
 
   async query<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
     const result = await this.pool.query(sql, params as unknown[] | undefined);
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+  }
+
+  private readonly preparedNames = new Map<string, string>();
+
+  async queryPrepared<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
+    let name = this.preparedNames.get(sql);
+    if (name === undefined) {
+      name = `stmt_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+      this.preparedNames.set(sql, name);
+    }
+    const result = await this.pool.query({ name, text: sql, values: [...params] });
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
   }
 

@@ -1,0 +1,140 @@
+import type { SqlQueryable } from '@payouts/database';
+
+export { DuplicateEventIdError, StreamVersionConflictError } from './errors';
+
+/**
+ * The event store port. The PostgreSQL adapter (embedded PGlite or a server) is the default; any
+ * other adapter must pass the same contract suite (`testing/event-store.contract.ts`).
+ */
+
+/**
+ * A number is the stream's current version (what `readStream` returned); 0 is the version of a
+ * stream that does not exist, so it means the same as 'no_stream'. 'any' skips the check.
+ */
+export type ExpectedVersion = number | 'no_stream' | 'any';
+
+export interface NewEvent {
+  type: string;
+  schemaVersion: number;
+  /** Stored as JSON (jsonb): what JSON.stringify makes of it is what readers get back. */
+  data: unknown;
+  metadata?: Record<string, unknown>;
+  /** A UUID; generated with crypto.randomUUID when absent. Unique across the whole store. */
+  eventId?: string;
+}
+
+export interface StreamAppend {
+  streamId: string;
+  streamType: string;
+  expectedVersion: ExpectedVersion;
+  /** At least one event. */
+  events: NewEvent[];
+}
+
+/** A position in the global feed: the writer's transaction id (xid8) and the global position, as decimal strings. */
+export interface FeedCheckpoint {
+  transactionId: string;
+  position: string;
+}
+
+/** Before the first event of the feed. */
+export const FEED_START: FeedCheckpoint = Object.freeze({ transactionId: '0', position: '0' });
+
+export interface RecordedEvent {
+  eventId: string;
+  streamId: string;
+  streamType: string;
+  /** 1 for the first event of a stream, then consecutive. */
+  streamVersion: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  /** Decimal string (bigint): unique, increasing in insertion order, with gaps; not the feed order. */
+  globalPosition: string;
+  /** Decimal string (xid8) of the transaction that wrote the event. */
+  transactionId: string;
+  recordedAt: Date;
+  /** This event's place in the feed: pass it to readFeed to continue after it. */
+  checkpoint: FeedCheckpoint;
+}
+
+export interface AppendResult {
+  /** One entry per StreamAppend, in the order given, with the stream's new version. */
+  streams: { streamId: string; version: number }[];
+  /** Every event written, in global position order. */
+  events: RecordedEvent[];
+}
+
+export interface AppendOptions {
+  /**
+   * Runs inside the same database transaction after the events are written, for inline
+   * (read-your-writes) projections. If it throws, nothing is written and append rethrows.
+   */
+  inTransaction?: (tx: SqlQueryable, events: RecordedEvent[]) => Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Names the durable checkpoint; processes sharing an id take turns (one batch at a time). */
+  subscriptionId: string;
+  /**
+   * Called with each batch inside the transaction that also advances the checkpoint: writes made
+   * through `tx` commit together with it (exactly-once effect). Throwing rolls the batch back; it
+   * is retried after a backoff. Use only `tx` for database work here: on the embedded database
+   * another connection would wait for this transaction.
+   */
+  handle: (events: RecordedEvent[], tx: SqlQueryable) => Promise<void>;
+  /** Events per batch; default 100, at most EVENT_STORE_LIMITS.maxBatchSize. */
+  batchSize?: number;
+  /** How often an idle subscription looks for new events; default 50 ms. */
+  pollIntervalMs?: number;
+  /** Aborting stops the subscription, like stop(). */
+  signal?: AbortSignal;
+}
+
+export interface EventStore {
+  /**
+   * Appends to every stream given, atomically: all or nothing. A stream whose version is not the
+   * expected one fails the whole call with StreamVersionConflictError naming that stream.
+   */
+  append(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult>;
+  /** Version 0 and no events when the stream does not exist. */
+  readStream(
+    streamId: string,
+    options?: { fromVersion?: number },
+  ): Promise<{ version: number; events: RecordedEvent[] }>;
+  /**
+   * Committed events strictly after `after`, in feed order (transaction id, then global position).
+   * Never returns an event while an older transaction could still commit one before it, so a
+   * reader that checkpoints on the last event it got never skips an event committed late.
+   */
+  readFeed(after: FeedCheckpoint, limit: number): Promise<RecordedEvent[]>;
+  /** Follows the feed from the subscription's durable checkpoint until stopped. */
+  subscribe(options: SubscribeOptions): FeedSubscription;
+  /** FEED_START when the subscription has not committed a batch yet. */
+  loadCheckpoint(subscriptionId: string): Promise<FeedCheckpoint>;
+  /** Stops this store's subscriptions. Does not close the database it was given. */
+  close?(): Promise<void>;
+}
+
+export interface FeedSubscription {
+  /** Resolves when the subscription has processed everything committed before the call; rejects if it is stopped first. */
+  caughtUp(): Promise<void>;
+  /** Wakes an idle subscription at once (the store calls it after each of its own appends). */
+  notify(): void;
+  /** Finishes (commits or rolls back) the batch in progress, then stops. */
+  stop(): Promise<void>;
+  /** The last checkpoint this subscription committed or loaded. */
+  readonly checkpoint: FeedCheckpoint;
+  /** The error of the last failed attempt; null once a batch succeeds again. */
+  readonly lastError: Error | null;
+}
+
+/** Bounds on every call (Tiger style): a larger request is a programming error, refused up front. */
+export const EVENT_STORE_LIMITS = Object.freeze({
+  maxStreamsPerAppend: 100,
+  maxEventsPerAppend: 10_000,
+  maxFeedPage: 10_000,
+  maxBatchSize: 10_000,
+  maxIdLength: 255,
+});

@@ -1,0 +1,174 @@
+import { SqlClient, SqlQueryable, SqlState, sqlStateOf } from '@payouts/database';
+import { EncodedAppend, encodeAppends } from '../encode-appends';
+import { DuplicateEventIdError, StreamVersionConflictError } from '../errors';
+import {
+  AppendOptions,
+  AppendResult,
+  EVENT_STORE_LIMITS,
+  EventStore,
+  FeedCheckpoint,
+  FeedSubscription,
+  RecordedEvent,
+  StreamAppend,
+  SubscribeOptions,
+} from '../event-store.port';
+import { isFeedCheckpoint } from '../feed-checkpoint';
+import { AppendedRow, appendStatement, CONSTRAINTS, STREAM_VERSION_SQL } from './append-sql';
+import { asStoredJson } from './event-row';
+import { PollingSubscription } from './polling-subscription';
+import { loadCheckpointRow, readFeedRows, readStreamRows } from './read-sql';
+
+/** Raised inside the append transaction; turned into StreamVersionConflictError once it rolled back. */
+class ConflictSignal extends Error {
+  constructor(
+    readonly append: EncodedAppend,
+    cause?: unknown,
+  ) {
+    super(`version conflict on stream ${append.streamId}`, { cause });
+  }
+}
+
+/**
+ * The event store on PostgreSQL, through the SqlClient seam: the same SQL runs on the embedded
+ * PGlite database and on a PostgreSQL server (migration 0001 creates the tables).
+ */
+export class PostgresEventStore implements EventStore {
+  private readonly subscriptions = new Set<PollingSubscription>();
+  /** The same database, for statements that run on their own (prepared on a server). */
+  private readonly statements: SqlQueryable;
+
+  constructor(private readonly db: SqlClient) {
+    this.statements = { query: (sql, params) => db.queryPrepared(sql, params) };
+  }
+
+  async append(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult> {
+    const encoded = encodeAppends(appends);
+    const hook = options.inTransaction;
+    let events: RecordedEvent[];
+    try {
+      const [only] = encoded;
+      if (only && encoded.length === 1 && !hook) {
+        // One statement in autocommit: atomic on its own, and one round trip.
+        events = await this.appendStream(this.statements, only);
+      } else {
+        events = await this.db.transaction(async (tx) => {
+          const written: RecordedEvent[] = [];
+          for (const stream of encoded) written.push(...(await this.appendStream(tx, stream)));
+          if (hook) await hook(tx, written);
+          return written;
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof ConflictSignal)) throw error;
+      // Read after the rollback: the transaction may be unusable, and the version is only informative.
+      const actual = await this.currentVersion(error.append.streamId);
+      throw new StreamVersionConflictError(error.append.streamId, error.append.expectedVersion, actual, {
+        cause: error.cause,
+      });
+    }
+    for (const subscription of this.subscriptions) subscription.notify();
+    return {
+      streams: appends.map((append) => ({
+        streamId: append.streamId,
+        version: lastVersionOf(events, append.streamId),
+      })),
+      events,
+    };
+  }
+
+  async readStream(
+    streamId: string,
+    options: { fromVersion?: number } = {},
+  ): Promise<{ version: number; events: RecordedEvent[] }> {
+    const fromVersion = options.fromVersion ?? 1;
+    if (!Number.isSafeInteger(fromVersion) || fromVersion < 0) {
+      throw new RangeError('fromVersion must be a non-negative integer');
+    }
+    return readStreamRows(this.statements, streamId, Math.min(fromVersion, 2 ** 31 - 1));
+  }
+
+  async readFeed(after: FeedCheckpoint, limit: number): Promise<RecordedEvent[]> {
+    if (!isFeedCheckpoint(after)) throw new RangeError('after must be a checkpoint handed out by the store');
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxFeedPage) {
+      throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
+    }
+    return readFeedRows(this.statements, after, limit);
+  }
+
+  subscribe(options: SubscribeOptions): FeedSubscription {
+    const subscription = new PollingSubscription(this.db, this.statements, options, (stopped) =>
+      this.subscriptions.delete(stopped),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  loadCheckpoint(subscriptionId: string): Promise<FeedCheckpoint> {
+    return loadCheckpointRow(this.statements, subscriptionId);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+  }
+
+  private async appendStream(db: SqlQueryable, append: EncodedAppend): Promise<RecordedEvent[]> {
+    const { sql, params } = appendStatement(append);
+    let rows: AppendedRow[];
+    try {
+      rows = (await db.query<AppendedRow>(sql, params)).rows;
+    } catch (error) {
+      throw translateAppendError(error, append);
+    }
+    // No row: the version step matched nothing, so the INSERT had no stream row to join.
+    if (rows.length === 0) throw new ConflictSignal(append);
+    const count = append.eventIds.length;
+    if (rows.length !== count)
+      throw new Error(`append to ${append.streamId} wrote ${rows.length} of ${count} events`);
+    const events = new Array<RecordedEvent>(count);
+    const lastVersion = Math.max(...rows.map((row) => Number(row.stream_version)));
+    for (const row of rows) {
+      const index = count - 1 - (lastVersion - Number(row.stream_version));
+      events[index] = {
+        eventId: append.eventIds[index] as string,
+        streamId: append.streamId,
+        streamType: append.streamType,
+        streamVersion: Number(row.stream_version),
+        type: append.types[index] as string,
+        schemaVersion: append.schemaVersions[index] as number,
+        data: asStoredJson(append.data[index] as string),
+        metadata: asStoredJson(append.metadata[index] as string) as Record<string, unknown>,
+        globalPosition: row.global_position,
+        transactionId: row.transaction_id,
+        recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+        checkpoint: { transactionId: row.transaction_id, position: row.global_position },
+      };
+    }
+    return events;
+  }
+
+  private async currentVersion(streamId: string): Promise<number> {
+    const { rows } = await this.statements.query<{ version: number }>(STREAM_VERSION_SQL, [streamId]);
+    return Number(rows[0]?.version ?? 0);
+  }
+}
+
+function translateAppendError(error: unknown, append: EncodedAppend): unknown {
+  if (sqlStateOf(error) !== SqlState.uniqueViolation) return error;
+  const { constraint, detail } = error as { constraint?: string; detail?: string };
+  if (constraint === CONSTRAINTS.eventId) {
+    const duplicate = /\(event_id\)=\(([0-9a-f-]+)\)/i.exec(detail ?? '')?.[1];
+    return new DuplicateEventIdError(duplicate, { cause: error });
+  }
+  if (constraint === CONSTRAINTS.streamVersion || constraint === CONSTRAINTS.streamsPrimaryKey) {
+    return new ConflictSignal(append, error);
+  }
+  return error;
+}
+
+function lastVersionOf(events: readonly RecordedEvent[], streamId: string): number {
+  let version = 0;
+  for (const event of events) {
+    if (event.streamId === streamId && event.streamVersion > version) version = event.streamVersion;
+  }
+  return version;
+}

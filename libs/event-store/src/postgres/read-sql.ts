@@ -1,0 +1,105 @@
+import { SqlQueryable } from '@payouts/database';
+import { FEED_START, FeedCheckpoint, RecordedEvent } from '../event-store.port';
+import { eventColumns, EventRow, toRecordedEvent } from './event-row';
+
+/**
+ * Both the version and the events come from one statement, so from one snapshot: the version
+ * always matches the last event returned when reading from the start.
+ */
+const READ_STREAM_SQL = `SELECT s.version AS current_version, ${eventColumns('e')}
+  FROM event_streams s
+  LEFT JOIN events e ON e.stream_id = s.stream_id AND e.stream_version >= $2
+  WHERE s.stream_id = $1
+  ORDER BY e.stream_version`;
+
+export async function readStreamRows(
+  db: SqlQueryable,
+  streamId: string,
+  fromVersion: number,
+): Promise<{ version: number; events: RecordedEvent[] }> {
+  const { rows } = await db.query<EventRow & { current_version: number; event_id: string | null }>(
+    READ_STREAM_SQL,
+    [streamId, fromVersion],
+  );
+  const first = rows[0];
+  if (!first) return { version: 0, events: [] };
+  return {
+    version: Number(first.current_version),
+    events: rows.filter((row) => row.event_id !== null).map(toRecordedEvent),
+  };
+}
+
+/**
+ * Columns are qualified in WHERE and ORDER BY on purpose: an unqualified ORDER BY name means the
+ * output column, which is the text cast, and would sort positions as strings ('10' < '9').
+ *
+ * Feed order is (transaction id, global position). Only transactions below the oldest one still
+ * in flight are read: every transaction there has finished, so nothing can later commit an event
+ * before the last one returned. The xmin is computed once per statement (an InitPlan), which
+ * lets the range run as an index scan on events_feed_order.
+ */
+const READ_FEED_SQL = `SELECT ${eventColumns('e')}
+  FROM events e
+  WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+    AND e.transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+  ORDER BY e.transaction_id, e.global_position
+  LIMIT $3`;
+
+export async function readFeedRows(
+  db: SqlQueryable,
+  after: FeedCheckpoint,
+  limit: number,
+): Promise<RecordedEvent[]> {
+  const { rows } = await db.query<EventRow>(READ_FEED_SQL, [after.transactionId, after.position, limit]);
+  return rows.map(toRecordedEvent);
+}
+
+/** The last committed event in feed order: what a subscription must reach to be caught up. */
+export async function lastCommittedCheckpoint(db: SqlQueryable): Promise<FeedCheckpoint | null> {
+  const { rows } = await db.query<{ transaction_id: string; global_position: string }>(
+    `SELECT e.transaction_id::text AS transaction_id, e.global_position::text AS global_position
+     FROM events e ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
+  );
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: row.global_position } : null;
+}
+
+const CHECKPOINT_SQL = `SELECT last_transaction_id::text AS transaction_id, last_position::text AS position
+  FROM subscription_checkpoints WHERE subscription_id = $1`;
+
+export async function loadCheckpointRow(db: SqlQueryable, subscriptionId: string): Promise<FeedCheckpoint> {
+  const { rows } = await db.query<{ transaction_id: string; position: string }>(CHECKPOINT_SQL, [
+    subscriptionId,
+  ]);
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: row.position } : FEED_START;
+}
+
+/** Any fixed int4: the advisory lock class of subscription checkpoints (the key is a hash of the id). */
+const SUBSCRIPTION_LOCK_CLASS = 0x5ec0_0001;
+
+/**
+ * Takes the subscription's lock for the rest of the transaction, then reads its checkpoint. Two
+ * statements on purpose: the second one's snapshot is taken after the lock is held, so it sees
+ * the checkpoint that the previous holder committed. An advisory lock rather than FOR UPDATE
+ * because it does not give this transaction an id, so other feed readers are not held back
+ * while the batch has written nothing.
+ */
+export async function lockCheckpoint(tx: SqlQueryable, subscriptionId: string): Promise<FeedCheckpoint> {
+  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SUBSCRIPTION_LOCK_CLASS, subscriptionId]);
+  return loadCheckpointRow(tx, subscriptionId);
+}
+
+export async function saveCheckpoint(
+  tx: SqlQueryable,
+  subscriptionId: string,
+  checkpoint: FeedCheckpoint,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO subscription_checkpoints (subscription_id, last_transaction_id, last_position, updated_at)
+     VALUES ($1, $2::xid8, $3::bigint, now())
+     ON CONFLICT (subscription_id) DO UPDATE SET last_transaction_id = excluded.last_transaction_id,
+       last_position = excluded.last_position, updated_at = excluded.updated_at`,
+    [subscriptionId, checkpoint.transactionId, checkpoint.position],
+  );
+}
