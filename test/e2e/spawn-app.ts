@@ -40,10 +40,10 @@ export async function startApp(app: string, env: Record<string, string>): Promis
 /** Polls until the URL answers 200; fails with the app's output if it exits or takes too long. */
 export async function waitFor200(app: RunningApp, path: string, timeoutMs = 60_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
-  void app.exited.then((code) => (exitCode = code));
   while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`app exited with ${exitCode}:\n${app.output()}`);
+    if (app.process.exitCode !== null || app.process.signalCode !== null) {
+      throw new Error(`app exited (${app.process.exitCode ?? app.process.signalCode}):\n${app.output()}`);
+    }
     try {
       const response = await fetch(app.url + path);
       if (response.status === 200) return response;

@@ -48,11 +48,16 @@ export async function migrate(
   db: SqlClient,
   migrations: Migration[] = loadMigrations(),
 ): Promise<MigrationReport> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    name text PRIMARY KEY,
-    checksum text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: two processes running CREATE TABLE IF NOT EXISTS at once can still
+  // collide in the catalog (a duplicate pg_type row).
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const report: MigrationReport = { applied: [], alreadyApplied: [] };
   for (const migration of migrations) {
     await db.transaction(async (tx) => {

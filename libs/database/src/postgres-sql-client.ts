@@ -75,7 +75,11 @@ export class PostgresSqlClient implements SqlClient {
     await this.pool.query(sql);
   }
 
-  async close(): Promise<void> {
-    await this.pool.end();
+  private closing: Promise<void> | undefined;
+
+  /** Idempotent: shutdown paths may reach it more than once. */
+  close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
   }
 }
