@@ -29,7 +29,7 @@ describe.each(testBackends())('migrations on $name', (backend) => {
 
   if (backend.name === 'postgres') {
     it('apply each migration exactly once when several processes start at the same moment', async () => {
-      const { db, url, drop } = await backend.open({ migrated: false });
+      const { url, drop } = await backend.open({ migrated: false });
       const clients = Array.from(
         { length: 6 },
         () => new PostgresSqlClient({ connectionString: url!, maxConnections: 2 }),
