@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
 import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
 import type { Logger } from 'pino';
+import { ApiExceptionFilter } from './http/api-exception.filter';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -34,6 +35,8 @@ export async function createApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  // Every error, including Fastify's body-parsing ones (Nest routes them here), gets one body.
+  app.useGlobalFilters(new ApiExceptionFilter());
   return app;
 }
 

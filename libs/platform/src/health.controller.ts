@@ -1,7 +1,8 @@
-import { Controller, Get, HttpException, HttpStatus, Inject } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { loadMigrations } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
 import { READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
+import { ApiError } from './http/api-error';
 import { projectionLag } from './projection-lag';
 import { SQL_CLIENT } from './tokens';
 
@@ -37,16 +38,7 @@ export class HealthController {
     } catch (error) {
       checks.database = error instanceof Error ? error.message : 'unreachable';
     }
-    throw new HttpException(
-      {
-        error: {
-          code: 'not_ready',
-          message: Object.entries(checks)
-            .map(([k, v]) => `${k}: ${v}`)
-            .join('; '),
-        },
-      },
-      HttpStatus.SERVICE_UNAVAILABLE,
-    );
+    const reasons = Object.entries(checks).map(([name, reason]) => `${name}: ${reason}`);
+    throw new ApiError(503, 'not_ready', reasons.join('; '));
   }
 }

@@ -5,3 +5,6 @@ export * from './health.module';
 export * from './health.controller';
 export * from './projection-lag';
 export * from './bootstrap';
+export * from './http/api-error';
+export * from './http/api-exception.filter';
+export * from './http/domain-error-statuses';

@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { PostgresSqlClient } from '@payouts/database';
+import { testBackends, TestDatabase } from '@payouts/testing';
+import { requestHash } from './idempotency-key';
+import { IdempotencyDecision, IdempotencyScope, IdempotencyStore } from './idempotency-store';
+
+const LEASE_MS = 30_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CREATE: IdempotencyScope = {
+  accountId: 'acct_1',
+  environment: 'production',
+  method: 'POST',
+  path: '/api/payout/create',
+};
+const BODY = { amount: '25.00', merchant_reference: 'inv-1', delivery: 'link' };
+const HASH = requestHash(CREATE.method, CREATE.path, BODY);
+
+/** A clock the test moves by hand. Every test but the purge's starts in 2030, the purge's in 2000. */
+class TestClock {
+  private ms: number;
+  constructor(start: string) {
+    this.ms = Date.parse(start);
+  }
+  readonly now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+function newKey(): string {
+  return `key-${randomUUID()}`;
+}
+
+describe.each(testBackends())('idempotency keys on $name', (backend) => {
+  let database: TestDatabase;
+  let clock: TestClock;
+  let store: IdempotencyStore;
+
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+  beforeEach(() => {
+    clock = new TestClock('2030-01-01T00:00:00.000Z');
+    store = new IdempotencyStore(database.db, { leaseMs: LEASE_MS, now: clock.now });
+  });
+
+  it('lets the first request proceed with the resource id it proposed', async () => {
+    await expect(store.begin(CREATE, newKey(), HASH, 'po_1')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_1',
+      retryOfUnresolved: false,
+    });
+  });
+
+  it('replays the stored status and body once the first request completed', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    const answer = {
+      payout_id: 'po_1',
+      status: 'awaiting_choice',
+      status_version: 1,
+      amount: '25.00',
+      funds_released: false,
+      payout_url: null,
+      nested: { list: [1, 'two', { three: 3.5 }], empty: {} },
+    };
+    await store.complete(CREATE, key, 201, answer);
+
+    const replay = await store.begin(CREATE, key, HASH, 'po_2');
+    expect(replay).toEqual({ kind: 'replay', status: 201, body: answer });
+    // Again later: a completed key answers the same for as long as it is kept.
+    clock.advance(29 * DAY_MS);
+    await expect(store.begin(CREATE, key, HASH, 'po_3')).resolves.toEqual(replay);
+  });
+
+  it('replays a deep-equal body whose object keys come back in jsonb order, not the order stored', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await store.complete(CREATE, key, 201, { payout_url: null, amount: '1.00', id: 'po_1' });
+
+    const replay = (await store.begin(CREATE, key, HASH, 'po_1')) as Extract<
+      IdempotencyDecision,
+      { kind: 'replay' }
+    >;
+    expect(replay.body).toEqual({ payout_url: null, amount: '1.00', id: 'po_1' });
+    // jsonb orders keys shorter first, then bytewise.
+    expect(Object.keys(replay.body as object)).toEqual(['id', 'amount', 'payout_url']);
+  });
+
+  it.each([
+    ['no body', undefined],
+    ['a JSON null', null],
+    ['a string', 'done'],
+    ['an array', [{ b: 2, a: 1 }, null, true]],
+    ['text with a backslash before u0000', { note: 'C:\\u0000 is not a NUL' }],
+    ['characters outside ASCII', { name: 'Zoë 🚀' }],
+  ])('replays %s exactly', async (_name, body) => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await store.complete(CREATE, key, 204, body);
+    await expect(store.begin(CREATE, key, HASH, 'po_1')).resolves.toEqual({
+      kind: 'replay',
+      status: 204,
+      body,
+    });
+  });
+
+  it('keeps a rejected create rejected for its key: a 4xx answer replays too', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    const rejection = { error: { code: 'insufficient_funds', message: 'Not enough available funds' } };
+    await store.complete(CREATE, key, 409, rejection);
+
+    await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+      kind: 'replay',
+      status: 409,
+      body: rejection,
+    });
+  });
+
+  it('answers mismatch to the same key with another request, in flight or completed', async () => {
+    const key = newKey();
+    const otherHash = requestHash(CREATE.method, CREATE.path, { ...BODY, amount: '26.00' });
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await expect(store.begin(CREATE, key, otherHash, 'po_2')).resolves.toEqual({ kind: 'mismatch' });
+
+    await store.complete(CREATE, key, 201, { payout_id: 'po_1' });
+    await expect(store.begin(CREATE, key, otherHash, 'po_2')).resolves.toEqual({ kind: 'mismatch' });
+  });
+
+  it('answers in_progress while the first attempt holds its lease, up to its last millisecond', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({ kind: 'in_progress' });
+    clock.advance(LEASE_MS);
+    await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({ kind: 'in_progress' });
+  });
+
+  it('lets a retry take over an attempt whose lease expired, with the stored resource id', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    clock.advance(LEASE_MS + 1);
+
+    await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_1',
+      retryOfUnresolved: true,
+    });
+    // The retry now holds a fresh lease of its own.
+    await expect(store.begin(CREATE, key, HASH, 'po_3')).resolves.toEqual({ kind: 'in_progress' });
+    clock.advance(LEASE_MS + 1);
+    await expect(store.begin(CREATE, key, HASH, 'po_3')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_1',
+      retryOfUnresolved: true,
+    });
+  });
+
+  it('lets the next retry proceed at once with the same resource id after a release', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await store.release(CREATE, key);
+
+    await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_1',
+      retryOfUnresolved: true,
+    });
+    await expect(store.begin(CREATE, key, HASH, 'po_3')).resolves.toEqual({ kind: 'in_progress' });
+    await store.complete(CREATE, key, 201, { payout_id: 'po_1' });
+    await expect(store.begin(CREATE, key, HASH, 'po_4')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { payout_id: 'po_1' },
+    });
+  });
+
+  it('keeps the first answer when a slow attempt completes after a retry did, and ignores a late release', async () => {
+    const key = newKey();
+    await store.begin(CREATE, key, HASH, 'po_1');
+    clock.advance(LEASE_MS + 1);
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await store.complete(CREATE, key, 201, { payout_id: 'po_1', by: 'retry' });
+
+    await store.complete(CREATE, key, 201, { payout_id: 'po_1', by: 'slow first attempt' });
+    await store.release(CREATE, key);
+    await expect(store.begin(CREATE, key, HASH, 'po_1')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { payout_id: 'po_1', by: 'retry' },
+    });
+  });
+
+  it('refuses to complete or release a key that was never begun', async () => {
+    await expect(store.complete(CREATE, newKey(), 201, {})).rejects.toThrow(/no idempotency key was begun/);
+    await expect(store.release(CREATE, newKey())).rejects.toThrow(/no idempotency key was begun/);
+  });
+
+  it('refuses bad input before touching the database', async () => {
+    const key = newKey();
+    await expect(store.begin(CREATE, '', HASH, 'po_1')).rejects.toThrow(RangeError);
+    await expect(store.begin(CREATE, 'k'.repeat(256), HASH, 'po_1')).rejects.toThrow(RangeError);
+    await expect(store.begin(CREATE, key, 'not-a-hash', 'po_1')).rejects.toThrow(RangeError);
+    await expect(store.begin(CREATE, key, HASH, '')).rejects.toThrow(RangeError);
+    await expect(
+      store.begin({ ...CREATE, environment: 'staging' as 'sandbox' }, key, HASH, 'po_1'),
+    ).rejects.toThrow(RangeError);
+
+    await store.begin(CREATE, key, HASH, 'po_1');
+    await expect(store.complete(CREATE, key, 42, {})).rejects.toThrow(RangeError);
+    await expect(store.complete(CREATE, key, 201, { text: 'nul \u0000' })).rejects.toThrow(
+      /jsonb cannot store/,
+    );
+    await expect(store.complete(CREATE, key, 201, { text: 'lone \ud800' })).rejects.toThrow(
+      /jsonb cannot store/,
+    );
+    // Still in flight: the refused answers stored nothing.
+    await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({ kind: 'in_progress' });
+  });
+
+  it('keeps scopes apart: the same key under another account, environment, method or path is independent', async () => {
+    const key = newKey();
+    const scopes: IdempotencyScope[] = [
+      CREATE,
+      { ...CREATE, accountId: 'acct_2' },
+      { ...CREATE, environment: 'sandbox' },
+      { ...CREATE, path: '/api/payout/po_9/cancel' },
+      { ...CREATE, method: 'PUT' },
+    ];
+    for (const [index, scope] of scopes.entries()) {
+      await expect(store.begin(scope, key, HASH, `po_${index}`)).resolves.toEqual({
+        kind: 'proceed',
+        resourceId: `po_${index}`,
+        retryOfUnresolved: false,
+      });
+    }
+    await store.complete(scopes[1]!, key, 201, { payout_id: 'po_1' });
+    await store.release(scopes[2]!, key);
+
+    await expect(store.begin(scopes[0]!, key, HASH, 'x')).resolves.toEqual({ kind: 'in_progress' });
+    await expect(store.begin(scopes[1]!, key, HASH, 'x')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { payout_id: 'po_1' },
+    });
+    await expect(store.begin(scopes[2]!, key, HASH, 'x')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_2',
+      retryOfUnresolved: true,
+    });
+    await expect(store.begin(scopes[3]!, key, HASH, 'x')).resolves.toEqual({ kind: 'in_progress' });
+  });
+
+  it('uses the database clock when given none', async () => {
+    const dbClockStore = new IdempotencyStore(database.db);
+    const key = newKey();
+    await expect(dbClockStore.begin(CREATE, key, HASH, 'po_1')).resolves.toMatchObject({ kind: 'proceed' });
+    await expect(dbClockStore.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({ kind: 'in_progress' });
+    await dbClockStore.release(CREATE, key);
+    await expect(dbClockStore.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_1',
+      retryOfUnresolved: true,
+    });
+    await dbClockStore.complete(CREATE, key, 201, { ok: true });
+    await expect(dbClockStore.begin(CREATE, key, HASH, 'po_3')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { ok: true },
+    });
+  });
+
+  describe('50 requests with one key at the same moment', () => {
+    const PARALLEL = 50;
+    let stores: IdempotencyStore[];
+    let clients: PostgresSqlClient[];
+
+    beforeEach(() => {
+      // On the server, ten pools of five connections stand for gateway processes; PGlite has one
+      // connection, so there the begins interleave statement by statement.
+      clients =
+        backend.name === 'postgres'
+          ? Array.from(
+              { length: 10 },
+              () => new PostgresSqlClient({ connectionString: database.url!, maxConnections: 5 }),
+            )
+          : [];
+      stores =
+        clients.length > 0
+          ? clients.map((client) => new IdempotencyStore(client, { leaseMs: LEASE_MS, now: clock.now }))
+          : [store];
+    });
+    afterEach(async () => {
+      await Promise.all(clients.map((client) => client.close()));
+    });
+
+    function beginAll(key: string): Promise<IdempotencyDecision[]> {
+      return Promise.all(
+        Array.from({ length: PARALLEL }, (_, i) =>
+          stores[i % stores.length]!.begin(CREATE, key, HASH, `po_${i}`),
+        ),
+      );
+    }
+
+    it('let exactly one proceed and answer in_progress to the others', async () => {
+      const decisions = await beginAll(newKey());
+      const proceeds = decisions.filter((d) => d.kind === 'proceed');
+      expect(proceeds).toHaveLength(1);
+      expect(proceeds[0]).toMatchObject({ retryOfUnresolved: false });
+      expect(decisions.filter((d) => d.kind === 'in_progress')).toHaveLength(PARALLEL - 1);
+    });
+
+    it('let exactly one take over an expired lease, with the stored resource id', async () => {
+      const key = newKey();
+      await store.begin(CREATE, key, HASH, 'po_first');
+      clock.advance(LEASE_MS + 1);
+
+      const decisions = await beginAll(key);
+      expect(decisions.filter((d) => d.kind === 'proceed')).toEqual([
+        { kind: 'proceed', resourceId: 'po_first', retryOfUnresolved: true },
+      ]);
+      expect(decisions.filter((d) => d.kind === 'in_progress')).toHaveLength(PARALLEL - 1);
+    });
+  });
+
+  it('purges only keys first used more than 30 days ago', async () => {
+    // This test runs in 2000, before every other row in this database.
+    const purgeClock = new TestClock('2000-01-01T00:00:00.000Z');
+    const purging = new IdempotencyStore(database.db, { leaseMs: LEASE_MS, now: purgeClock.now });
+    const [oldKey, youngKey] = [newKey(), newKey()];
+    await purging.begin(CREATE, oldKey, HASH, 'po_old');
+    await purging.complete(CREATE, oldKey, 201, { payout_id: 'po_old' });
+    purgeClock.advance(1);
+    await purging.begin(CREATE, youngKey, HASH, 'po_young');
+
+    purgeClock.advance(30 * DAY_MS - 1);
+    await expect(purging.purgeExpired()).resolves.toBe(0); // exactly 30 days old: still kept
+    purgeClock.advance(1);
+    await expect(purging.purgeExpired()).resolves.toBe(1);
+    await expect(purging.purgeExpired()).resolves.toBe(0);
+
+    // The purged key is new again; the younger one is untouched (in flight, its lease long over).
+    await expect(purging.begin(CREATE, oldKey, HASH, 'po_new')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_new',
+      retryOfUnresolved: false,
+    });
+    await expect(purging.begin(CREATE, youngKey, HASH, 'po_other')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_young',
+      retryOfUnresolved: true,
+    });
+  });
+});

@@ -1,0 +1,269 @@
+import { SqlClient } from '@payouts/database';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION_DAYS } from './idempotency-key';
+
+/** A key means one thing only within its account, environment, method and path (ARCHITECTURE 3). */
+export interface IdempotencyScope {
+  accountId: string;
+  environment: 'production' | 'sandbox';
+  method: string;
+  path: string;
+}
+
+export type IdempotencyDecision =
+  /** The caller runs the work with this resource id (stored by an earlier unresolved attempt, or the one it proposed). */
+  | { kind: 'proceed'; resourceId: string; retryOfUnresolved: boolean }
+  /** A completed attempt: answer this status and body, with the header Idempotent-Replayed: true. */
+  | { kind: 'replay'; status: number; body: unknown }
+  /** 409 idempotency_key_in_progress: another attempt holds the lease. */
+  | { kind: 'in_progress' }
+  /** 422 idempotency_key_reused: the key was first sent with another request. */
+  | { kind: 'mismatch' };
+
+export interface IdempotencyStoreOptions {
+  /** How long an attempt holds its key before a retry may take it over (the process is presumed dead). */
+  leaseMs?: number;
+  /** The clock, for tests. Unset: the database's clock, one clock for every gateway process. */
+  now?: () => Date;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+/** A lease longer than a day would hold a key hostage long after any client gave up. */
+const MAX_LEASE_MS = 24 * 60 * 60 * 1000;
+/**
+ * Between begin's statements the row can change under us (taken over, completed, purged); each
+ * change moves it towards an answer, so a few rounds always settle.
+ */
+const MAX_BEGIN_ROUNDS = 4;
+/** Stored answers are API responses, a few kilobytes; anything near this is a bug. */
+const MAX_RESPONSE_BODY_BYTES = 256 * 1024;
+/** The purge deletes in short statements so it never holds many row locks at once. */
+const PURGE_BATCH_ROWS = 5_000;
+const MAX_PURGE_BATCHES = 1_000;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+/**
+ * jsonb refuses \u0000 and lone surrogates, which JSON.stringify writes as \u escapes (a string's
+ * own backslash is written doubled, hence the even run before the escape).
+ */
+const NOT_STORABLE_IN_JSONB = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/;
+
+// Every statement takes the time as $n::timestamptz: the injected clock, or NULL for now().
+const WHERE_KEY = `account_id = $1 AND environment = $2 AND method = $3 AND path = $4 AND idempotency_key = $5`;
+
+const CLAIM_SQL = `INSERT INTO idempotency_keys
+    (account_id, environment, method, path, idempotency_key, request_hash, state, resource_id, locked_until, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7,
+    coalesce($8::timestamptz, now()) + $9::integer * interval '1 millisecond', coalesce($8::timestamptz, now()))
+  ON CONFLICT DO NOTHING
+  RETURNING resource_id`;
+
+const INSPECT_SQL = `SELECT request_hash, state, resource_id, response_status, response_body::text AS response_body,
+    (locked_until IS NULL OR locked_until < coalesce($6::timestamptz, now())) AS lease_ended
+  FROM idempotency_keys WHERE ${WHERE_KEY}`;
+
+// A conditional update is the take-over: of several retries racing for one expired lease, the
+// first moves locked_until into the future and the others' WHERE no longer matches.
+const TAKE_OVER_SQL = `UPDATE idempotency_keys
+  SET locked_until = coalesce($7::timestamptz, now()) + $8::integer * interval '1 millisecond'
+  WHERE ${WHERE_KEY} AND state = 'in_flight' AND request_hash = $6
+    AND (locked_until IS NULL OR locked_until < coalesce($7::timestamptz, now()))
+  RETURNING resource_id`;
+
+// The first answer stored for a key is the answer for good: a later complete changes nothing.
+const COMPLETE_SQL = `UPDATE idempotency_keys
+  SET state = 'completed', response_status = $6::integer, response_body = $7::text::jsonb,
+    locked_until = NULL, completed_at = coalesce($8::timestamptz, now())
+  WHERE ${WHERE_KEY} AND state = 'in_flight'
+  RETURNING resource_id`;
+
+const RELEASE_SQL = `UPDATE idempotency_keys SET locked_until = NULL
+  WHERE ${WHERE_KEY} AND state = 'in_flight'
+  RETURNING resource_id`;
+
+const EXISTS_SQL = `SELECT state FROM idempotency_keys WHERE ${WHERE_KEY}`;
+
+const PURGE_SQL = `DELETE FROM idempotency_keys
+  WHERE (account_id, environment, method, path, idempotency_key) IN (
+    SELECT account_id, environment, method, path, idempotency_key FROM idempotency_keys
+    WHERE created_at < coalesce($1::timestamptz, now()) - $2::integer * interval '1 day'
+    ORDER BY created_at
+    LIMIT $3::integer)`;
+
+interface KeyRow {
+  request_hash: string;
+  state: 'in_flight' | 'completed';
+  resource_id: string;
+  response_status: number | null;
+  /** As text: both drivers parse jsonb, and would turn a stored JSON null and SQL NULL into the same null. */
+  response_body: string | null;
+  lease_ended: boolean;
+}
+
+/**
+ * Idempotency keys in PostgreSQL (PGlite or a server), safe across gateway processes: the key is
+ * claimed with INSERT ... ON CONFLICT DO NOTHING, and an attempt whose lease ran out is taken over
+ * with a conditional UPDATE, so of many concurrent requests with one key exactly one proceeds.
+ */
+export class IdempotencyStore {
+  private readonly leaseMs: number;
+  private readonly now: (() => Date) | undefined;
+
+  constructor(
+    private readonly db: SqlClient,
+    options: IdempotencyStoreOptions = {},
+  ) {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!Number.isSafeInteger(leaseMs) || leaseMs < 1 || leaseMs > MAX_LEASE_MS) {
+      throw new RangeError(`leaseMs must be an integer from 1 to ${MAX_LEASE_MS}`);
+    }
+    this.leaseMs = leaseMs;
+    this.now = options.now;
+  }
+
+  /**
+   * Claims the key: inserts it in flight with a lease, or answers from the existing row. An
+   * in-flight row whose lease has ended (the process died, or the attempt was released) is taken
+   * over: 'proceed' with its stored resource id and retryOfUnresolved true.
+   */
+  async begin(
+    scope: IdempotencyScope,
+    key: string,
+    hash: string,
+    proposedResourceId: string,
+  ): Promise<IdempotencyDecision> {
+    const keyParams = checkedKeyParams(scope, key);
+    if (!SHA256_HEX.test(hash))
+      throw new RangeError('hash must be a SHA-256 in lower-case hex (requestHash)');
+    if (typeof proposedResourceId !== 'string' || proposedResourceId.length === 0) {
+      throw new RangeError('proposedResourceId must be a non-empty string');
+    }
+    for (let round = 0; round < MAX_BEGIN_ROUNDS; round += 1) {
+      const now = this.nowParam();
+      const claimed = await this.db.queryPrepared<{ resource_id: string }>(CLAIM_SQL, [
+        ...keyParams,
+        hash,
+        proposedResourceId,
+        now,
+        this.leaseMs,
+      ]);
+      if (claimed.rows.length === 1) {
+        return { kind: 'proceed', resourceId: proposedResourceId, retryOfUnresolved: false };
+      }
+
+      const found = await this.db.queryPrepared<KeyRow>(INSPECT_SQL, [...keyParams, this.nowParam()]);
+      const row = found.rows[0];
+      if (!row) continue; // purged since the claim: claim again
+      if (row.request_hash !== hash) return { kind: 'mismatch' };
+      if (row.state === 'completed') {
+        if (row.response_status === null) throw new Error('completed idempotency key without a status');
+        return { kind: 'replay', status: row.response_status, body: parseStoredBody(row.response_body) };
+      }
+      if (!row.lease_ended) return { kind: 'in_progress' };
+
+      const taken = await this.db.queryPrepared<{ resource_id: string }>(TAKE_OVER_SQL, [
+        ...keyParams,
+        hash,
+        this.nowParam(),
+        this.leaseMs,
+      ]);
+      const takenRow = taken.rows[0];
+      if (takenRow) return { kind: 'proceed', resourceId: takenRow.resource_id, retryOfUnresolved: true };
+      // Another retry took it over or completed it in between: look again.
+    }
+    throw new Error(`idempotency key kept changing during ${MAX_BEGIN_ROUNDS} rounds of begin`);
+  }
+
+  /**
+   * Stores the final answer, success or rejection (a rejected create stays rejected for its key),
+   * and ends the lease. If the key was already completed (a slow attempt whose lease was taken
+   * over), the first answer stays.
+   */
+  async complete(scope: IdempotencyScope, key: string, status: number, body: unknown): Promise<void> {
+    const keyParams = checkedKeyParams(scope, key);
+    if (!Number.isInteger(status) || status < 100 || status > 599) {
+      throw new RangeError(`status must be an HTTP status (100-599), not ${String(status)}`);
+    }
+    const updated = await this.db.queryPrepared<{ resource_id: string }>(COMPLETE_SQL, [
+      ...keyParams,
+      status,
+      storableBody(body),
+      this.nowParam(),
+    ]);
+    if (updated.rows.length === 0) await this.requireExisting(keyParams, 'complete');
+  }
+
+  /**
+   * The outcome is unknown (for example the store timed out after the append was sent): the key
+   * stays in flight with its resource id and the lease ends, so the next retry proceeds at once
+   * with the same resource id (and finds out what happened to it). Releasing a completed key
+   * changes nothing.
+   */
+  async release(scope: IdempotencyScope, key: string): Promise<void> {
+    const keyParams = checkedKeyParams(scope, key);
+    const updated = await this.db.query<{ resource_id: string }>(RELEASE_SQL, keyParams);
+    if (updated.rows.length === 0) await this.requireExisting(keyParams, 'release');
+  }
+
+  /** Deletes keys first used more than IDEMPOTENCY_RETENTION_DAYS ago; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const now = this.nowParam();
+    let deleted = 0;
+    for (let batch = 0; batch < MAX_PURGE_BATCHES; batch += 1) {
+      const result = await this.db.query(PURGE_SQL, [now, IDEMPOTENCY_RETENTION_DAYS, PURGE_BATCH_ROWS]);
+      deleted += result.rowCount;
+      if (result.rowCount < PURGE_BATCH_ROWS) break;
+    }
+    return deleted;
+  }
+
+  private nowParam(): string | null {
+    return this.now ? this.now().toISOString() : null;
+  }
+
+  private async requireExisting(keyParams: string[], operation: string): Promise<void> {
+    const existing = await this.db.query<{ state: string }>(EXISTS_SQL, keyParams);
+    if (existing.rows.length === 0) {
+      throw new Error(`${operation}: no idempotency key was begun for this scope and key`);
+    }
+  }
+}
+
+function checkedKeyParams(scope: IdempotencyScope, key: string): string[] {
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new RangeError('idempotency key must be 1 to 255 visible ASCII characters');
+  }
+  if (scope.environment !== 'production' && scope.environment !== 'sandbox') {
+    throw new RangeError(`environment must be production or sandbox, not ${String(scope.environment)}`);
+  }
+  for (const [name, value] of [
+    ['accountId', scope.accountId],
+    ['method', scope.method],
+    ['path', scope.path],
+  ] as const) {
+    if (typeof value !== 'string' || value.length === 0)
+      throw new RangeError(`${name} must be a non-empty string`);
+  }
+  return [scope.accountId, scope.environment, scope.method, scope.path, key];
+}
+
+/** JSON text for the jsonb column, or null (SQL NULL) for no body at all. */
+function storableBody(body: unknown): string | null {
+  if (body === undefined) return null;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(body);
+  } catch (error) {
+    throw new TypeError('the response body cannot be stored as JSON', { cause: error });
+  }
+  if (json === undefined) throw new TypeError('the response body cannot be stored as JSON (a function?)');
+  if (NOT_STORABLE_IN_JSONB.test(json)) {
+    throw new TypeError('the response body holds \\u0000 or a lone surrogate, which jsonb cannot store');
+  }
+  if (Buffer.byteLength(json, 'utf8') > MAX_RESPONSE_BODY_BYTES) {
+    throw new RangeError(`the response body is larger than ${MAX_RESPONSE_BODY_BYTES} bytes`);
+  }
+  return json;
+}
+
+function parseStoredBody(text: string | null): unknown {
+  return text === null ? undefined : JSON.parse(text);
+}

@@ -1,0 +1,28 @@
+import { DomainErrorCode } from '@payouts/domain';
+
+/**
+ * HTTP status of each domain refusal: the spec's where it gives one (section 7), ARCHITECTURE 3
+ * where it says "not stated". Codes the merchant must never see under their own name are renamed.
+ */
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code?: string }> = {
+  invalid_amount: { status: 400 },
+  invalid_request: { status: 400 },
+  amount_out_of_range: { status: 422 },
+  insufficient_funds: { status: 409 },
+  exposure_limit_exceeded: { status: 422 },
+  customer_pending_limit: { status: 422 },
+  // The account's ledger has no fee or limits yet: the operator has not finished setting it up.
+  limits_not_configured: { status: 403, code: 'payouts_not_approved' },
+  reservation_not_found: { status: 404, code: 'not_found' },
+  payout_already_exists: { status: 409 },
+  payout_not_found: { status: 404, code: 'not_found' },
+  duplicate_merchant_reference: { status: 409 },
+  not_cancellable: { status: 409 },
+  not_resumable: { status: 409 },
+  wrong_delivery: { status: 409 },
+  customer_mismatch: { status: 403 },
+  link_unavailable: { status: 409 },
+  handoff_invalid: { status: 410 },
+  invalid_transition: { status: 409 },
+  not_yet_expired: { status: 409 },
+};
