@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { PayoutsModule } from '@payouts/payouts';
 import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { GatewayModule } from '../../api-gateway/src/gateway.module';
 import { ProjectorModule } from '../../projector/src/projector.module';
 import { WebhookDispatcherModule } from '../../webhook-dispatcher/src/webhook-dispatcher.module';
 import { WorkerModule } from '../../worker/src/worker.module';
@@ -18,7 +18,7 @@ export class AllInOneAppModule {
       imports: [
         InfrastructureModule.forRoot(config, 'all-in-one'),
         HealthModule,
-        PayoutsModule,
+        GatewayModule,
         ProjectorModule,
         WorkerModule,
         WebhookDispatcherModule,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { PayoutsModule } from '@payouts/payouts';
 import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { GatewayModule } from './gateway.module';
 
 /** Authenticates, validates, dispatches commands and answers queries (the REST API arrives per issue). */
 @Module({})
@@ -9,7 +9,7 @@ export class ApiGatewayAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ApiGatewayAppModule,
-      imports: [InfrastructureModule.forRoot(config, 'api-gateway'), HealthModule, PayoutsModule],
+      imports: [InfrastructureModule.forRoot(config, 'api-gateway'), HealthModule, GatewayModule],
     };
   }
 }

@@ -1,4 +1,5 @@
 import { parseDatabaseUrl } from '@payouts/database';
+import type { LedgerLimits } from '@payouts/domain';
 
 /**
  * Configuration comes from environment variables only (README, "Configuration"). Every variable
@@ -19,6 +20,12 @@ export interface AppConfig {
   projectorPollMs: number;
   /** Connections per process to a PostgreSQL server. */
   databasePoolSize: number;
+  /** Base of the URLs given to recipients (`payout_url`), without a trailing slash. */
+  publicBaseUrl: string;
+  /** Fee and limits a new account's ledgers start with (the operator changes them per account). */
+  defaultLimits: LedgerLimits;
+  /** 32-byte key for secrets kept encrypted at rest; unset: a key file generated under DATA_DIR. */
+  encryptionKey: Buffer | undefined;
 }
 
 export class ConfigurationError extends Error {}
@@ -42,8 +49,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigurationError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const port = integer(env, 'PORT', 3000, 0, 65_535);
+  const publicBaseUrl = (nonEmpty(env.PUBLIC_BASE_URL) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(publicBaseUrl)) {
+    throw new ConfigurationError(
+      'PUBLIC_BASE_URL must be an absolute http(s) URL such as https://pay.example.com',
+    );
+  }
   return {
-    port: integer(env, 'PORT', 3000, 0, 65_535),
+    port,
+    publicBaseUrl,
+    defaultLimits: {
+      feePerPayout: money(env, 'DEFAULT_FEE_PER_PAYOUT', '0.50'),
+      minPayout: money(env, 'DEFAULT_MIN_PAYOUT', '1.00'),
+      maxPayout: money(env, 'DEFAULT_MAX_PAYOUT', '5000.00'),
+      maxOpenExposure: money(env, 'DEFAULT_MAX_OPEN_EXPOSURE', '50000.00'),
+      maxPendingPerCustomer: integer(env, 'DEFAULT_MAX_PENDING_PER_CUSTOMER', 5, 1, 1_000_000),
+    },
+    encryptionKey: encryptionKey(env),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     dataDir: nonEmpty(env.DATA_DIR) ?? './.data',
@@ -52,6 +75,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projectorPollMs: integer(env, 'PROJECTOR_POLL_MS', 50, 5, 60_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
   };
+}
+
+function money(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = nonEmpty(env[name]) ?? fallback;
+  if (!/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/.test(raw)) {
+    throw new ConfigurationError(`${name} must be a decimal amount such as 12.50, got "${raw}"`);
+  }
+  return raw;
+}
+
+function encryptionKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const raw = nonEmpty(env.ENCRYPTION_KEY);
+  if (raw === undefined) return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32)
+    throw new ConfigurationError('ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  return key;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

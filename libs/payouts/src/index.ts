@@ -3,3 +3,4 @@ export * from './commands/create-payout.command';
 export * from './commands/cancel-payout.command';
 export * from './commands/ledger-commands';
 export * from './support/identifiers';
+export * from './commands/payout-access.commands';

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { CancelPayoutHandler } from './commands/cancel-payout.handler';
 import { CreatePayoutHandler } from './commands/create-payout.handler';
 import { CreditFundsHandler, SetLedgerLimitsHandler } from './commands/ledger-commands.handler';
+import { IssueClaimLinkHandler, StartRedirectSessionHandler } from './commands/payout-access.handlers';
 import { LedgerLocks } from './support/ledger-locks';
 
 /** Payout and ledger command handlers. Needs EVENT_STORE and CLOCK from the platform module. */
@@ -14,6 +15,8 @@ import { LedgerLocks } from './support/ledger-locks';
     CancelPayoutHandler,
     CreditFundsHandler,
     SetLedgerLimitsHandler,
+    IssueClaimLinkHandler,
+    StartRedirectSessionHandler,
   ],
 })
 export class PayoutsModule {}

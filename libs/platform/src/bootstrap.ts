@@ -28,6 +28,8 @@ export async function createApp(
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['request-id'] ?? req.headers['x-request-id']),
   });
+  // JSON bodies only: without a parser for text/plain, Fastify answers 415 for it (and for any other type).
+  adapter.getInstance().removeContentTypeParser(['text/plain']);
   adapter.getInstance().addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });

@@ -8,3 +8,4 @@ export * from './bootstrap';
 export * from './http/api-error';
 export * from './http/api-exception.filter';
 export * from './http/domain-error-statuses';
+export * from './http/api-validation.pipe';

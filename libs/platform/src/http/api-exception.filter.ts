@@ -66,6 +66,8 @@ export function toApiError(exception: unknown): ApiError {
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === 404) return new ApiError(404, 'not_found', 'no such endpoint');
+    if (status === 413) return FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE!('');
+    if (status === 415) return FASTIFY_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE!('');
     if (status === 405) return new ApiError(405, 'method_not_allowed', 'method not allowed');
     if (status < 500) return new ApiError(status, 'invalid_request', exception.message);
   }

@@ -1,0 +1,107 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { normaliseOrigin } from '@payouts/accounts';
+import type { AccountsRepository } from '@payouts/accounts';
+import { ApiError, apiValidationPipe } from '@payouts/platform';
+import { ACCOUNTS } from '../gateway.tokens';
+import { adminTokenOf } from './admin-auth';
+import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './admin.dto';
+
+/** The account administrator's API (ARCHITECTURE 4), authenticated by the account's admin token. */
+@Controller('dashboard')
+export class DashboardController {
+  constructor(@Inject(ACCOUNTS) private readonly accounts: AccountsRepository) {}
+
+  private async accountOf(authorization: string | undefined): Promise<string> {
+    const admin = await this.accounts.authenticateAdmin(adminTokenOf(authorization));
+    if (!admin) throw new ApiError(401, 'unauthenticated', 'unknown admin token');
+    return admin.accountId;
+  }
+
+  @Put('payouts-enabled')
+  async payoutsEnabled(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: PayoutsEnabledDto,
+  ) {
+    const accountId = await this.accountOf(auth);
+    await this.accounts.setPayoutsEnabled(accountId, body.environment, body.enabled);
+    return { environment: body.environment, enabled: body.enabled };
+  }
+
+  /** The token (and a checkout key's API secret) is shown here once; only verifiers are kept. */
+  @Post('credentials')
+  @HttpCode(201)
+  async issue(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: IssueCredentialDto,
+  ) {
+    const accountId = await this.accountOf(auth);
+    if (body.kind === 'checkout' && body.scopes !== undefined) {
+      throw new ApiError(400, 'invalid_request', 'checkout credentials carry no payout scopes', 'scopes');
+    }
+    if (body.kind === 'payout' && body.scopes !== undefined && body.scopes.length === 0) {
+      throw new ApiError(400, 'invalid_request', 'a payout credential needs at least one scope', 'scopes');
+    }
+    const issued = await this.accounts.issueCredential(accountId, body);
+    return {
+      credential_id: issued.credentialId,
+      kind: issued.kind,
+      environment: issued.environment,
+      scopes: issued.scopes,
+      token: issued.token,
+      ...(issued.secret ? { secret: issued.secret } : {}),
+      created_at: issued.createdAt,
+    };
+  }
+
+  @Get('credentials')
+  async list(@Headers('authorization') auth: string | undefined) {
+    const accountId = await this.accountOf(auth);
+    const credentials = await this.accounts.listCredentials(accountId);
+    return {
+      data: credentials.map((c) => ({
+        credential_id: c.credentialId,
+        kind: c.kind,
+        environment: c.environment,
+        scopes: c.scopes,
+        token_hint: c.tokenHint,
+        created_at: c.createdAt,
+        revoked_at: c.revokedAt,
+      })),
+    };
+  }
+
+  @Delete('credentials/:credential_id')
+  async revoke(
+    @Headers('authorization') auth: string | undefined,
+    @Param('credential_id') credentialId: string,
+  ) {
+    const accountId = await this.accountOf(auth);
+    if (!(await this.accounts.revokeCredential(accountId, credentialId))) {
+      throw new ApiError(404, 'not_found', 'no such credential');
+    }
+    return { credential_id: credentialId, revoked: true };
+  }
+
+  @Put('return-url-origins')
+  async returnUrlOrigins(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: ReturnUrlOriginsDto,
+  ) {
+    const accountId = await this.accountOf(auth);
+    const origins = body.origins.map((origin, index) => {
+      const normalised = normaliseOrigin(origin);
+      // An origin is scheme, host and port only: no path, no wildcard.
+      if (!normalised || origin.includes('*')) {
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `origins[${index}] must be an http(s) origin such as https://shop.example.com`,
+          'origins',
+        );
+      }
+      return normalised;
+    });
+    await this.accounts.setReturnUrlOrigins(accountId, body.environment, [...new Set(origins)]);
+    return { environment: body.environment, origins: [...new Set(origins)] };
+  }
+}

@@ -1,0 +1,80 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { parseTokenPrefix } from '@payouts/accounts';
+import type { AccountsRepository, PayoutScope } from '@payouts/accounts';
+import { ApiError } from '@payouts/platform';
+import { ACCOUNTS } from '../gateway.tokens';
+import { PayoutPrincipal, REQUIRED_SCOPE } from './payout-principal';
+import { environmentOfPath } from './request-environment';
+
+const unauthenticated = () =>
+  new ApiError(401, 'unauthenticated', 'send a valid payout credential as Authorization: Bearer <token>');
+
+/**
+ * Payout endpoints (spec 5): the token's prefix names its kind and environment, so a checkout key
+ * or a credential of the other environment is refused before any look-up; then the verifier is
+ * looked up (no cache: a revocation counts from the next request), the endpoint's scope is
+ * checked, and the account's two switches, on every request.
+ */
+@Injectable()
+export class PayoutAuthGuard implements CanActivate {
+  constructor(
+    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<{
+      url: string;
+      headers: Record<string, string | undefined>;
+      principal?: PayoutPrincipal;
+    }>();
+    const environment = environmentOfPath(request.url);
+    const token = bearerToken(request.headers.authorization);
+    const prefix = token ? parseTokenPrefix(token) : null;
+    if (!token || !prefix || prefix.kind === 'admin') throw unauthenticated();
+    if (prefix.environment !== environment) {
+      throw new ApiError(
+        403,
+        'wrong_environment',
+        `this credential belongs to ${prefix.environment}, not ${environment}`,
+      );
+    }
+    if (prefix.kind !== 'payout') {
+      throw new ApiError(
+        403,
+        'wrong_credential_kind',
+        'a checkout key cannot be used for payouts; use a payout credential',
+      );
+    }
+    const credential = await this.accounts.authenticateCredential(token);
+    if (!credential) throw unauthenticated();
+
+    const scope = this.reflector.get<PayoutScope | undefined>(REQUIRED_SCOPE, context.getHandler());
+    if (scope && !credential.scopes.includes(scope)) {
+      throw new ApiError(403, 'insufficient_scope', `this endpoint needs the ${scope} scope`);
+    }
+    if (!credential.account.payoutsApproved) {
+      throw new ApiError(403, 'payouts_not_approved', 'the account is not approved for payouts yet');
+    }
+    if (!credential.account.payoutsEnabled) {
+      throw new ApiError(
+        403,
+        'payouts_disabled',
+        'payouts are switched off for this account in the dashboard',
+      );
+    }
+    request.principal = {
+      accountId: credential.accountId,
+      environment,
+      credentialId: credential.credentialId,
+      credential,
+    };
+    return true;
+  }
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer ([\x21-\x7E]{1,512})$/.exec(header ?? '');
+  return match?.[1];
+}

@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { AccountsRepository } from '@payouts/accounts';
+import type { AppConfig } from '@payouts/config';
+import type { SqlClient } from '@payouts/database';
+import { IdempotencyStore } from '@payouts/idempotency';
+import { PayoutsModule } from '@payouts/payouts';
+import { APP_CONFIG, SQL_CLIENT } from '@payouts/platform';
+import { DashboardController } from './admin/dashboard.controller';
+import { OperatorController } from './admin/operator.controller';
+import { PayoutAuthGuard } from './auth/payout-auth.guard';
+import { resolveEncryptionKey } from './encryption-key';
+import { ACCOUNTS, IDEMPOTENCY } from './gateway.tokens';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
+import { PayoutQueries } from './payouts/payout-queries';
+import { PayoutsController } from './payouts/payouts.controller';
+import { ReturnUrlPolicy } from './payouts/return-url-policy';
+
+/** The merchant-facing REST API: payouts, the operator's and the dashboard's administration. */
+@Module({
+  imports: [PayoutsModule],
+  controllers: [PayoutsController, OperatorController, DashboardController],
+  providers: [
+    {
+      provide: ACCOUNTS,
+      useFactory: (db: SqlClient, config: AppConfig) =>
+        new AccountsRepository(db, resolveEncryptionKey(config)),
+      inject: [SQL_CLIENT, APP_CONFIG],
+    },
+    { provide: IDEMPOTENCY, useFactory: (db: SqlClient) => new IdempotencyStore(db), inject: [SQL_CLIENT] },
+    PayoutAuthGuard,
+    IdempotentRequests,
+    PayoutQueries,
+    ReturnUrlPolicy,
+  ],
+})
+export class GatewayModule {}

@@ -1,0 +1,122 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '@payouts/domain';
+import { IDEMPOTENCY_KEY_PATTERN, requestHash } from '@payouts/idempotency';
+import type { IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
+import { ApiError, toApiError } from '@payouts/platform';
+import type { PayoutPrincipal } from '../auth/payout-principal';
+import { IDEMPOTENCY } from '../gateway.tokens';
+
+/** What a payout POST answers: `stored` is what a replay answers (Create's has `payout_url: null`). */
+export interface IdempotentAnswer {
+  status: number;
+  body: unknown;
+  stored?: unknown;
+}
+
+export interface IdempotentResult {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/**
+ * ARCHITECTURE 3, idempotency: every payout POST runs through here. A key is scoped to account,
+ * environment, method and path; a replay answers the stored status and body; a rejected request
+ * stays rejected for its key; the same key with another body is 422; a key still in flight 409.
+ * When the outcome cannot be known (anything but a clear refusal), the key is released with the
+ * resource id chosen for it, and the caller gets 503 attempt_unresolved: a retry then finishes or
+ * returns that same resource, never a second one.
+ */
+@Injectable()
+export class IdempotentRequests {
+  private readonly logger = new Logger('Idempotency');
+
+  constructor(@Inject(IDEMPOTENCY) private readonly store: IdempotencyStore) {}
+
+  async run(
+    principal: PayoutPrincipal,
+    request: { method: string; path: string; key: string | undefined; body: unknown },
+    proposedResourceId: string,
+    work: (resourceId: string, retryOfUnresolved: boolean) => Promise<IdempotentAnswer>,
+  ): Promise<IdempotentResult> {
+    const key = request.key;
+    if (key === undefined || key === '') {
+      throw new ApiError(
+        400,
+        'idempotency_key_required',
+        'payout POST requests need an Idempotency-Key header',
+      );
+    }
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new ApiError(
+        400,
+        'invalid_request',
+        'Idempotency-Key must be 1 to 255 printable characters',
+        'Idempotency-Key',
+      );
+    }
+    const scope: IdempotencyScope = {
+      accountId: principal.accountId,
+      environment: principal.environment,
+      method: request.method,
+      path: request.path,
+    };
+    const decision = await this.store.begin(
+      scope,
+      key,
+      requestHash(request.method, request.path, request.body ?? null),
+      proposedResourceId,
+    );
+    switch (decision.kind) {
+      case 'replay':
+        return { status: decision.status, body: decision.body, replayed: true };
+      case 'in_progress':
+        throw new ApiError(
+          409,
+          'idempotency_key_in_progress',
+          'a request with this Idempotency-Key is still in progress',
+          undefined,
+          {
+            'Retry-After': '1',
+          },
+        );
+      case 'mismatch':
+        throw new ApiError(
+          422,
+          'idempotency_key_reused',
+          'this Idempotency-Key was used with a different request',
+        );
+      case 'proceed':
+        break;
+    }
+
+    let answer: IdempotentAnswer;
+    try {
+      answer = await work(decision.resourceId, decision.retryOfUnresolved);
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof DomainError) {
+        const refusal = toApiError(error);
+        if (refusal.status < 500) {
+          // A rejected request stays rejected for its key (spec 4.2, rule 4).
+          await this.store.complete(scope, key, refusal.status, refusal.toBody());
+          throw refusal;
+        }
+      }
+      await this.store.release(scope, key).catch((releaseError: unknown) => {
+        this.logger.error(`could not release an unresolved key: ${String(releaseError)}`);
+      });
+      this.logger.warn(
+        `attempt outcome unknown, key released: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw new ApiError(
+        503,
+        'attempt_unresolved',
+        'the outcome of this attempt is not known; retry with the same Idempotency-Key, or find the payout by merchant_reference',
+        undefined,
+        { 'Retry-After': '1' },
+      );
+    }
+    await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
+    return { status: answer.status, body: answer.body, replayed: false };
+  }
+}

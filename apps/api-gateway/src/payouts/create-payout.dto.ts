@@ -1,0 +1,93 @@
+import {
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  ValidateIf,
+  Equals,
+} from 'class-validator';
+
+/** Decimal string, no sign or exponent, at most two decimals (the domain parses it again, strictly). */
+const MONEY_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
+const code = (value: string) => ({ context: { code: value } });
+
+/**
+ * Create Payout body (spec 4.2). Each rule carries the error code it answers with; the rest are
+ * `invalid_request` with the field as `param`.
+ */
+export class CreatePayoutDto {
+  // The decorator nearest the property is checked first: a JSON number fails IsString.
+  @Matches(MONEY_PATTERN, {
+    message: 'amount must be a decimal string with at most 2 decimal places',
+    ...code('invalid_amount'),
+  })
+  @IsString({
+    message: 'amount must be a decimal string such as "12.50"; a JSON number is refused',
+    ...code('invalid_amount'),
+  })
+  amount!: string;
+
+  @IsString()
+  @Length(1, 191, { message: 'merchant_reference must be 1 to 191 characters' })
+  merchant_reference!: string;
+
+  @IsIn(['link', 'redirect'], { message: 'delivery must be "link" or "redirect"' })
+  delivery!: 'link' | 'redirect';
+
+  @IsOptional()
+  @IsIn(['USD'], { message: 'currency must be USD', ...code('unsupported_currency') })
+  currency?: string;
+
+  @ValidateIf((body: CreatePayoutDto) => body.delivery === 'link' || body.customer_email !== undefined)
+  @IsString({ message: 'customer_email is required for link delivery' })
+  @Length(1, 255, { message: 'customer_email must be at most 255 characters' })
+  @IsEmail({}, { message: 'customer_email is not a valid e-mail address' })
+  customer_email?: string;
+
+  @ValidateIf((body: CreatePayoutDto) => body.delivery === 'redirect' || body.customer_id !== undefined)
+  @IsString({ message: 'customer_id is required for redirect delivery' })
+  @Length(1, 191, { message: 'customer_id must be 1 to 191 characters' })
+  customer_id?: string;
+
+  @ValidateIf((body: CreatePayoutDto) => body.delivery === 'redirect' || body.return_url !== undefined)
+  @IsString({ message: 'return_url is required for redirect delivery' })
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'return_url must be an absolute http(s) URL' },
+  )
+  return_url?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 255, { message: 'description must be at most 255 characters' })
+  description?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 191, { message: 'case_reference must be at most 191 characters' })
+  case_reference?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 64, { message: 'original_payment_id must be at most 64 characters' })
+  original_payment_id?: string;
+
+  // The merchant never supplies a receiving address: the recipient chooses it.
+  @Equals(undefined, {
+    message: 'destination is not accepted; the recipient chooses where to be paid',
+    ...code('destination_not_accepted'),
+  })
+  destination?: unknown;
+
+  @Equals(undefined, {
+    message: 'destination_address is not accepted; the recipient chooses where to be paid',
+    ...code('destination_not_accepted'),
+  })
+  destination_address?: unknown;
+}
+
+/** Codes that outrank plain field errors when a body has several problems. */
+export const PRIORITY_CODES = ['destination_not_accepted'];

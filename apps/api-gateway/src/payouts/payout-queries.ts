@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Big from 'big.js';
+import type { Environment } from '@payouts/domain';
+import { ApiError, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
+import type { SqlClient } from '@payouts/database';
+import { toBalanceFigures, toPayoutMerchantView } from '@payouts/read-models';
+import type { PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
+
+export const LIST_DEFAULT_LIMIT = 50;
+export const LIST_MAX_LIMIT = 200;
+/** The balance is refused when its read model trails the ledger by more events than this. */
+export const BALANCE_MAX_LAG_EVENTS = 100;
+
+export interface ListFilters {
+  merchantReference?: string;
+  customerId?: string;
+  status?: string;
+  since?: Date;
+  until?: Date;
+  limit: number;
+  offset: number;
+}
+
+export type BalanceAnswer =
+  | { available: true; body: Record<string, unknown> }
+  | { available: false; body: { currency: 'USD'; available: null; reason: string } };
+
+/** Reads for the payout endpoints, always scoped to the caller's account and environment. */
+@Injectable()
+export class PayoutQueries {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModelClient,
+    @Inject(SQL_CLIENT) private readonly db: SqlClient,
+  ) {}
+
+  async get(accountId: string, environment: Environment, payoutId: string): Promise<PayoutMerchantView> {
+    const row = await this.readModels.payoutListEntry.findUnique({ where: { payoutId } });
+    // Another account's or environment's payout is indistinguishable from no payout.
+    if (!row || row.accountId !== accountId || row.environment !== environment) {
+      throw new ApiError(404, 'not_found', 'no such payout');
+    }
+    return toPayoutMerchantView(row);
+  }
+
+  /** The payout if this account and environment has it; null otherwise. */
+  async find(
+    accountId: string,
+    environment: Environment,
+    payoutId: string,
+  ): Promise<PayoutMerchantView | null> {
+    return this.get(accountId, environment, payoutId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    });
+  }
+
+  async list(accountId: string, environment: Environment, filters: ListFilters) {
+    const where = {
+      accountId,
+      environment,
+      ...(filters.merchantReference !== undefined ? { merchantReference: filters.merchantReference } : {}),
+      ...(filters.customerId !== undefined ? { customerId: filters.customerId } : {}),
+      ...(filters.status !== undefined ? { status: filters.status } : {}),
+      ...(filters.since || filters.until
+        ? {
+            createdAt: {
+              ...(filters.since ? { gte: filters.since } : {}),
+              ...(filters.until ? { lt: filters.until } : {}),
+            },
+          }
+        : {}),
+    };
+    const [total, rows] = await Promise.all([
+      this.readModels.payoutListEntry.count({ where }),
+      this.readModels.payoutListEntry.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { payoutId: 'desc' }],
+        take: filters.limit,
+        skip: filters.offset,
+      }),
+    ]);
+    return { total, limit: filters.limit, offset: filters.offset, data: rows.map(toPayoutMerchantView) };
+  }
+
+  async balance(accountId: string, environment: Environment): Promise<BalanceAnswer> {
+    const unavailable = (reason: string): BalanceAnswer => ({
+      available: false,
+      body: { currency: 'USD', available: null, reason },
+    });
+    const lag = await this.db.queryPrepared<{ projected: number | null; ledger: number | null }>(
+      `SELECT (SELECT ledger_version FROM payout_balances WHERE account_id = $1 AND environment = $2) AS projected,
+              (SELECT version FROM event_streams WHERE stream_id = $3) AS ledger`,
+      [accountId, environment, `ledger-${accountId}-${environment}`],
+    );
+    const versions = lag.rows[0];
+    if (!versions || versions.ledger === null)
+      return unavailable('the account has no ledger in this environment yet');
+    if ((versions.projected ?? 0) < versions.ledger - BALANCE_MAX_LAG_EVENTS) {
+      return unavailable('the balance is being recalculated; try again shortly');
+    }
+    const row = await this.readModels.payoutBalance.findUnique({
+      where: { accountId_environment: { accountId, environment } },
+    });
+    if (!row || row.feePerPayout === null || row.minPayout === null || row.maxPayout === null) {
+      return unavailable('payout limits are not configured for this account');
+    }
+    const figures = toBalanceFigures(row);
+    return {
+      available: true,
+      body: {
+        currency: figures.currency,
+        limits: {
+          fee_per_payout: row.feePerPayout.toFixed(2),
+          min_payout: row.minPayout.toFixed(2),
+          max_payout: row.maxPayout.toFixed(2),
+          max_open_exposure: row.maxOpenExposure?.toFixed(2) ?? null,
+          max_pending_per_customer: row.maxPendingPerCustomer,
+        },
+        matured: figures.matured,
+        available_for_new_commitments: figures.available_for_new_commitments,
+        merchant_settlement_holds: figures.merchant_settlement_holds,
+        customer_payout_holds: figures.customer_payout_holds,
+        customer_payouts_settled: figures.customer_payouts_settled,
+        retained_target: figures.retained_target,
+        // Nothing is scheduled for settlement beyond what is kept back, so the estimate is what is
+        // available above the retained target.
+        estimated_next_settlement: aboveRetained(
+          figures.available_for_new_commitments,
+          figures.retained_target,
+        ),
+      },
+    };
+  }
+}
+
+/** What is available above the retained target, never below zero (exact decimals). */
+function aboveRetained(available: string, retained: string): string {
+  const surplus = new Big(available).minus(new Big(retained));
+  return (surplus.gt(0) ? surplus : new Big(0)).toFixed(2);
+}

@@ -1,0 +1,346 @@
+import type { SqlClient } from '@payouts/database';
+import { normaliseOrigin } from './origins';
+import { SecretBox } from './secret-box';
+import {
+  CREDENTIAL_KINDS,
+  CredentialKind,
+  ENVIRONMENTS,
+  Environment,
+  hasWellFormedBody,
+  newAccountId,
+  newAdminToken,
+  newCheckoutSecret,
+  newCredentialId,
+  newCredentialToken,
+  parseTokenPrefix,
+  PAYOUT_SCOPES,
+  PayoutScope,
+  tokenPrefixFor,
+  tokenVerifier,
+} from './tokens';
+
+/** What a checkout or payout Bearer token stands for, read fresh on every request. */
+export interface AuthenticatedCredential {
+  credentialId: string;
+  accountId: string;
+  environment: Environment;
+  kind: CredentialKind;
+  scopes: PayoutScope[];
+  account: {
+    payoutsApproved: boolean;
+    /** For the credential's environment. */
+    payoutsEnabled: boolean;
+    /** For the credential's environment, normalised (see normaliseOrigin). */
+    returnUrlOrigins: string[];
+  };
+}
+
+export interface IssuedCredential {
+  credentialId: string;
+  /** Shown once: only its verifier is stored. */
+  token: string;
+  /** The checkout API secret, shown once (stored encrypted); checkout credentials only. */
+  secret?: string;
+  kind: CredentialKind;
+  environment: Environment;
+  scopes: PayoutScope[];
+  createdAt: string;
+}
+
+export interface CredentialSummary {
+  credentialId: string;
+  kind: CredentialKind;
+  environment: Environment;
+  scopes: PayoutScope[];
+  /** The last 4 characters of the token. */
+  tokenHint: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+interface CredentialRow {
+  credential_id: string;
+  account_id: string;
+  environment: Environment;
+  kind: CredentialKind;
+  scopes: PayoutScope[];
+  payouts_approved: boolean;
+  payouts_enabled: boolean;
+  return_url_origins: string[];
+}
+
+// One indexed look-up (the unique index on token_verifier) with the account and the settings of
+// the credential's environment. Never cached: a revocation or a settings change counts from the
+// very next request.
+const AUTHENTICATE_CREDENTIAL_SQL = `SELECT c.credential_id, c.account_id, c.environment, c.kind, c.scopes,
+       a.payouts_approved, e.payouts_enabled, e.return_url_origins
+  FROM credentials c
+  JOIN accounts a ON a.account_id = c.account_id
+  JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment
+ WHERE c.token_verifier = $1 AND c.revoked_at IS NULL`;
+
+const AUTHENTICATE_ADMIN_SQL = 'SELECT account_id FROM accounts WHERE admin_token_verifier = $1';
+
+/**
+ * Accounts, their per-environment settings and their credentials. Tokens and the checkout API
+ * secret are returned once, when created; the database keeps only SHA-256 verifiers of tokens and
+ * the AES-256-GCM ciphertext of secrets (invariant 6). Input validation with messages for people
+ * belongs to the HTTP layer; here, impossible values are refused with plain Errors.
+ */
+export class AccountsRepository {
+  readonly #db: SqlClient;
+  readonly #box: SecretBox;
+
+  constructor(db: SqlClient, secretKey: Buffer) {
+    this.#db = db;
+    this.#box = new SecretBox(secretKey);
+  }
+
+  async createAccount(input: {
+    name: string;
+    region: string;
+  }): Promise<{ accountId: string; adminToken: string }> {
+    requireText(input?.name, 'name');
+    requireText(input?.region, 'region');
+    const accountId = newAccountId();
+    const adminToken = newAdminToken();
+    await this.#db.transaction(async (tx) => {
+      await tx.query(
+        'INSERT INTO accounts (account_id, name, region, admin_token_verifier) VALUES ($1, $2, $3, $4)',
+        [accountId, input.name, input.region, tokenVerifier(adminToken)],
+      );
+      await tx.query(
+        'INSERT INTO account_environments (account_id, environment) SELECT $1, unnest($2::text[])',
+        [accountId, ENVIRONMENTS],
+      );
+    });
+    return { accountId, adminToken };
+  }
+
+  async authenticateAdmin(token: string): Promise<{ accountId: string } | null> {
+    if (typeof token !== 'string' || !hasWellFormedBody(token, tokenPrefixFor('admin', null))) return null;
+    const result = await this.#db.queryPrepared<{ account_id: string }>(AUTHENTICATE_ADMIN_SQL, [
+      tokenVerifier(token),
+    ]);
+    const row = result.rows[0];
+    return row ? { accountId: row.account_id } : null;
+  }
+
+  /** One indexed query (queryPrepared) joining credential, account and environment settings; null when unknown or revoked. */
+  async authenticateCredential(token: string): Promise<AuthenticatedCredential | null> {
+    if (typeof token !== 'string') return null;
+    const named = parseTokenPrefix(token);
+    if (!named || named.kind === 'admin' || named.environment === null) return null;
+    if (!hasWellFormedBody(token, tokenPrefixFor(named.kind, named.environment))) return null;
+    const result = await this.#db.queryPrepared<CredentialRow>(AUTHENTICATE_CREDENTIAL_SQL, [
+      tokenVerifier(token),
+    ]);
+    const row = result.rows[0];
+    // The prefix is part of the hashed token, so a stored row always agrees with it; checked anyway.
+    if (!row || row.kind !== named.kind || row.environment !== named.environment) return null;
+    return {
+      credentialId: row.credential_id,
+      accountId: row.account_id,
+      environment: row.environment,
+      kind: row.kind,
+      scopes: [...row.scopes],
+      account: {
+        payoutsApproved: row.payouts_approved,
+        payoutsEnabled: row.payouts_enabled,
+        returnUrlOrigins: [...row.return_url_origins],
+      },
+    };
+  }
+
+  async accountExists(accountId: string): Promise<boolean> {
+    if (typeof accountId !== 'string') return false;
+    const result = await this.#db.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId]);
+    return result.rows.length > 0;
+  }
+
+  /** By the service operator. False when there is no such account. */
+  async setPayoutsApproval(accountId: string, approved: boolean): Promise<boolean> {
+    requireBoolean(approved, 'approved');
+    const result = await this.#db.query(
+      'UPDATE accounts SET payouts_approved = $2 WHERE account_id = $1 RETURNING account_id',
+      [accountId, approved],
+    );
+    return result.rows.length > 0;
+  }
+
+  async setPayoutsEnabled(accountId: string, environment: Environment, enabled: boolean): Promise<void> {
+    requireEnvironment(environment);
+    requireBoolean(enabled, 'enabled');
+    await this.#updateEnvironment(accountId, environment, 'payouts_enabled = $3', [enabled]);
+  }
+
+  /** Replaces the registered origins; each is stored normalised, duplicates once, in the given order. */
+  async setReturnUrlOrigins(accountId: string, environment: Environment, origins: string[]): Promise<void> {
+    requireEnvironment(environment);
+    if (!Array.isArray(origins)) throw new Error('origins must be an array');
+    const normalised: string[] = [];
+    for (const origin of origins) {
+      const value = normaliseOrigin(origin);
+      if (value === null) throw new Error('every return URL origin must be an http(s) origin with a host');
+      if (!normalised.includes(value)) normalised.push(value);
+    }
+    await this.#updateEnvironment(accountId, environment, 'return_url_origins = $3::text[]', [normalised]);
+  }
+
+  async setCheckoutWebhookUrl(accountId: string, environment: Environment, url: string): Promise<void> {
+    requireEnvironment(environment);
+    if (typeof url !== 'string' || normaliseOrigin(url) === null) {
+      throw new Error('the checkout webhook URL must be an http(s) URL with a host');
+    }
+    await this.#updateEnvironment(accountId, environment, 'checkout_webhook_url = $3', [url]);
+  }
+
+  async issueCredential(
+    accountId: string,
+    input: { kind: CredentialKind; environment: Environment; scopes?: PayoutScope[] },
+  ): Promise<IssuedCredential> {
+    const kind = input?.kind;
+    if (!CREDENTIAL_KINDS.includes(kind)) throw new Error(`unknown credential kind: ${String(kind)}`);
+    const environment = input.environment;
+    requireEnvironment(environment);
+    const scopes = scopesFor(kind, input.scopes);
+
+    const credentialId = newCredentialId();
+    const token = newCredentialToken(kind, environment);
+    const secret = kind === 'checkout' ? newCheckoutSecret() : undefined;
+    const secretCiphertext = secret === undefined ? null : this.#box.encrypt(secret, credentialId);
+
+    // Inserted only if the account exists, so an unknown account is a clear Error rather than a
+    // foreign-key violation.
+    const result = await this.#db.query<{ created_at: Date }>(
+      `INSERT INTO credentials
+         (credential_id, account_id, environment, kind, scopes, token_verifier, token_hint, secret_ciphertext)
+       SELECT $1, account_id, $3, $4, $5::text[], $6, $7, $8 FROM accounts WHERE account_id = $2
+       RETURNING created_at`,
+      [
+        credentialId,
+        accountId,
+        environment,
+        kind,
+        scopes,
+        tokenVerifier(token),
+        token.slice(-4),
+        secretCiphertext,
+      ],
+    );
+    const row = result.rows[0];
+    if (!row) throw new Error('no such account');
+    return {
+      credentialId,
+      token,
+      ...(secret === undefined ? {} : { secret }),
+      kind,
+      environment,
+      scopes,
+      createdAt: isoString(row.created_at),
+    };
+  }
+
+  /** Every credential of the account, revoked ones included, oldest first; never a token, verifier or secret. */
+  async listCredentials(accountId: string): Promise<CredentialSummary[]> {
+    const result = await this.#db.query<{
+      credential_id: string;
+      kind: CredentialKind;
+      environment: Environment;
+      scopes: PayoutScope[];
+      token_hint: string;
+      created_at: Date;
+      revoked_at: Date | null;
+    }>(
+      `SELECT credential_id, kind, environment, scopes, token_hint, created_at, revoked_at
+         FROM credentials WHERE account_id = $1 ORDER BY created_at, credential_id`,
+      [accountId],
+    );
+    return result.rows.map((row) => ({
+      credentialId: row.credential_id,
+      kind: row.kind,
+      environment: row.environment,
+      scopes: [...row.scopes],
+      tokenHint: row.token_hint,
+      createdAt: isoString(row.created_at),
+      revokedAt: row.revoked_at === null ? null : isoString(row.revoked_at),
+    }));
+  }
+
+  /**
+   * Revokes a credential of this account (effective on the next request: nothing is cached).
+   * Revoking again is true and keeps the first revocation time; false when the credential is not
+   * this account's.
+   */
+  async revokeCredential(accountId: string, credentialId: string): Promise<boolean> {
+    const result = await this.#db.query(
+      `UPDATE credentials SET revoked_at = COALESCE(revoked_at, now())
+        WHERE account_id = $1 AND credential_id = $2 RETURNING credential_id`,
+      [accountId, credentialId],
+    );
+    return result.rows.length > 0;
+  }
+
+  /**
+   * The API secret of a checkout credential, decrypted; null for an unknown credential or one
+   * that has no secret (a payout credential). Revocation does not erase it: webhooks of orders
+   * created with the credential may still need signing. Throws if the stored ciphertext does not
+   * decrypt with this repository's key.
+   */
+  async checkoutSecret(credentialId: string): Promise<string | null> {
+    const result = await this.#db.query<{ secret_ciphertext: string | null }>(
+      'SELECT secret_ciphertext FROM credentials WHERE credential_id = $1',
+      [credentialId],
+    );
+    const stored = result.rows[0]?.secret_ciphertext;
+    if (stored === undefined || stored === null) return null;
+    return this.#box.decrypt(stored, credentialId);
+  }
+
+  async #updateEnvironment(
+    accountId: string,
+    environment: Environment,
+    assignment: string,
+    values: unknown[],
+  ): Promise<void> {
+    const result = await this.#db.query(
+      `UPDATE account_environments SET ${assignment}
+        WHERE account_id = $1 AND environment = $2 RETURNING account_id`,
+      [accountId, environment, ...values],
+    );
+    if (result.rows.length === 0) throw new Error('no such account');
+  }
+}
+
+function scopesFor(kind: CredentialKind, requested: PayoutScope[] | undefined): PayoutScope[] {
+  if (kind === 'checkout') {
+    if (requested !== undefined && (!Array.isArray(requested) || requested.length > 0)) {
+      throw new Error('checkout credentials have no scopes');
+    }
+    return [];
+  }
+  if (requested === undefined) return [...PAYOUT_SCOPES];
+  if (!Array.isArray(requested)) throw new Error('scopes must be an array');
+  for (const scope of requested) {
+    if (!PAYOUT_SCOPES.includes(scope)) throw new Error(`unknown scope: ${String(scope)}`);
+  }
+  if (requested.length === 0) throw new Error('a payout credential needs at least one scope');
+  return PAYOUT_SCOPES.filter((scope) => requested.includes(scope));
+}
+
+function requireText(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new Error(`${field} must be a non-empty string`);
+}
+
+function requireBoolean(value: unknown, field: string): asserts value is boolean {
+  if (typeof value !== 'boolean') throw new Error(`${field} must be true or false`);
+}
+
+function requireEnvironment(value: unknown): asserts value is Environment {
+  if (!ENVIRONMENTS.includes(value as Environment)) throw new Error(`unknown environment: ${String(value)}`);
+}
+
+function isoString(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

@@ -1,0 +1,6 @@
+// Accounts, per-environment settings and credentials (ARCHITECTURE 3 and 4). Framework-free.
+export type { Environment, CredentialKind, PayoutScope } from './tokens';
+export { parseTokenPrefix } from './tokens';
+export { normaliseOrigin, originOf } from './origins';
+export { AccountsRepository } from './accounts.repository';
+export type { AuthenticatedCredential, IssuedCredential, CredentialSummary } from './accounts.repository';

@@ -1,0 +1,405 @@
+import { testBackends } from '@payouts/testing';
+import { Call, client, Gateway, linkBody, merchant, Merchant, newKey, startGateway } from './gateway-harness';
+
+describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP on %s', (backend) => {
+  let gateway: Gateway;
+  let call: Call;
+  let shop: Merchant;
+
+  beforeAll(async () => {
+    gateway = await startGateway(backend);
+    call = client(gateway.url);
+    shop = await merchant(call, '1000.00', { origins: ['https://shop.example.com'] });
+  });
+  afterAll(() => gateway.close());
+
+  const create = (body: unknown, key = newKey(), token = shop.token) =>
+    call('POST', '/sandbox/api/payout/create', { token, key, body });
+
+  it('creates a payout, shows it in Get, List and Balance at once, and cancels it with the money back', async () => {
+    const created = await create(linkBody('flow-1', '25.00'));
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      payout_id: expect.stringMatching(/^po_/),
+      status: 'awaiting_choice',
+      status_version: 1,
+      amount: '25.00',
+      fee: '0.50',
+      total_reserved: '25.50',
+      currency: 'USD',
+      funds_released: false,
+      payout_url: expect.stringMatching(/^http:\/\/localhost:\d+\/sandbox\/claim\/[\w-]{43}$/),
+      access_link_expires_at: created.body.payout_expires_at,
+      payout_expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    const id = created.body.payout_id;
+
+    const got = await call('GET', `/sandbox/api/payout/${id}`, { token: shop.token });
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({
+      payout_id: id,
+      merchant_reference: 'flow-1',
+      customer_id: null,
+      delivery: 'link',
+      source: 'api',
+    });
+    expect(Object.keys(got.body).sort()).toEqual(
+      [
+        'payout_id',
+        'status',
+        'status_version',
+        'amount',
+        'fee',
+        'total_reserved',
+        'currency',
+        'funds_released',
+        'merchant_reference',
+        'customer_id',
+        'delivery',
+        'source',
+        'case_reference',
+        'selected_method',
+        'safe_reason',
+        'receipt_reference',
+        'created_at',
+        'accepted_at',
+        'payout_expires_at',
+        'updated_at',
+      ].sort(),
+    );
+
+    const listed = await call('GET', '/sandbox/api/payout/list?merchant_reference=flow-1', {
+      token: shop.token,
+    });
+    expect(listed.body).toMatchObject({ total: 1, limit: 50, offset: 0, data: [{ payout_id: id }] });
+
+    const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+    expect(balance.body).toMatchObject({
+      available_for_new_commitments: '974.50',
+      customer_payout_holds: '25.50',
+    });
+
+    const cancelled = await call('POST', `/sandbox/api/payout/${id}/cancel`, {
+      token: shop.token,
+      key: newKey(),
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', status_version: 2, funds_released: true });
+    const after = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+    expect(after.body).toMatchObject({
+      available_for_new_commitments: '1000.00',
+      customer_payout_holds: '0.00',
+    });
+  });
+
+  it('answers the balance with every field of spec 4.2 and limits from the account configuration', async () => {
+    const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+    expect(balance.status).toBe(200);
+    expect(Object.keys(balance.body).sort()).toEqual(
+      [
+        'currency',
+        'limits',
+        'matured',
+        'available_for_new_commitments',
+        'merchant_settlement_holds',
+        'customer_payout_holds',
+        'customer_payouts_settled',
+        'retained_target',
+        'estimated_next_settlement',
+      ].sort(),
+    );
+    expect(balance.body.limits).toEqual({
+      fee_per_payout: '0.50',
+      min_payout: '1.00',
+      max_payout: '5000.00',
+      max_open_exposure: '50000.00',
+      max_pending_per_customer: 5,
+    });
+  });
+
+  it('replays a create with the same key: same payout, payout_url null, Idempotent-Replayed: true', async () => {
+    const key = newKey();
+    const first = await create(linkBody('idem-1'), key);
+    const again = await create(linkBody('idem-1'), key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual({ ...first.body, payout_url: null });
+    expect(
+      (await call('GET', '/sandbox/api/payout/list?merchant_reference=idem-1', { token: shop.token })).body
+        .total,
+    ).toBe(1);
+  });
+
+  it('keeps a rejected create rejected for its key, refuses the key with another body, and requires a key', async () => {
+    const key = newKey();
+    const refused = await create(linkBody('idem-2', '0.50'), key);
+    expect(refused.body.error.code).toBe('amount_out_of_range');
+    const replay = await create(linkBody('idem-2', '0.50'), key);
+    expect(replay.status).toBe(422);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(refused.body);
+    expect((await create(linkBody('idem-2', '5.00'), key)).body.error.code).toBe('idempotency_key_reused');
+    const noKey = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      body: linkBody('idem-3'),
+    });
+    expect([noKey.status, noKey.body.error.code]).toEqual([400, 'idempotency_key_required']);
+  });
+
+  it('creates one payout when 50 requests with one key arrive together', async () => {
+    const key = newKey();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => create(linkBody('idem-race'), key)));
+    const ids = new Set(answers.filter((a) => a.status === 201).map((a) => a.body.payout_id));
+    expect(ids.size).toBe(1);
+    for (const a of answers.filter((a) => a.status !== 201)) {
+      expect([a.status, a.body.error.code]).toEqual([409, 'idempotency_key_in_progress']);
+    }
+    expect(
+      (await call('GET', '/sandbox/api/payout/list?merchant_reference=idem-race', { token: shop.token })).body
+        .total,
+    ).toBe(1);
+  });
+
+  it.each([
+    ['a JSON number amount', { ...linkBody('v1'), amount: 10 }, 400, 'invalid_amount', 'amount'],
+    ['three decimals', { ...linkBody('v2'), amount: '1.001' }, 400, 'invalid_amount', 'amount'],
+    ['a negative amount', { ...linkBody('v3'), amount: '-1.00' }, 400, 'invalid_amount', 'amount'],
+    ['an exponent', { ...linkBody('v4'), amount: '1e3' }, 400, 'invalid_amount', 'amount'],
+    [
+      'a destination',
+      { ...linkBody('v5'), destination: 'acct' },
+      400,
+      'destination_not_accepted',
+      'destination',
+    ],
+    [
+      'a destination_address',
+      { ...linkBody('v6'), destination_address: 'x' },
+      400,
+      'destination_not_accepted',
+      'destination_address',
+    ],
+    ['another currency', { ...linkBody('v7'), currency: 'EUR' }, 400, 'unsupported_currency', 'currency'],
+    [
+      'no merchant_reference',
+      { amount: '1.00', delivery: 'link', customer_email: 'a@example.com' },
+      400,
+      'invalid_request',
+      'merchant_reference',
+    ],
+    [
+      'a 192-character merchant_reference',
+      linkBody('r'.repeat(192)),
+      400,
+      'invalid_request',
+      'merchant_reference',
+    ],
+    ['an unknown delivery', { ...linkBody('v8'), delivery: 'post' }, 400, 'invalid_request', 'delivery'],
+    [
+      'link without customer_email',
+      { amount: '1.00', merchant_reference: 'v9', delivery: 'link' },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
+      'a malformed customer_email',
+      { ...linkBody('v10'), customer_email: 'not-an-email' },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
+      'a 256-character customer_email',
+      { ...linkBody('v11'), customer_email: `${'a'.repeat(244)}@example.com` },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
+      'redirect without customer_id',
+      {
+        amount: '1.00',
+        merchant_reference: 'v12',
+        delivery: 'redirect',
+        return_url: 'https://shop.example.com/',
+      },
+      400,
+      'invalid_request',
+      'customer_id',
+    ],
+    [
+      'redirect without return_url',
+      { amount: '1.00', merchant_reference: 'v13', delivery: 'redirect', customer_id: 'c' },
+      400,
+      'invalid_request',
+      'return_url',
+    ],
+    [
+      'an unregistered return_url origin',
+      {
+        amount: '1.00',
+        merchant_reference: 'v14',
+        delivery: 'redirect',
+        customer_id: 'c',
+        return_url: 'https://shop.example.com:8443/back',
+      },
+      400,
+      'return_url_not_registered',
+      'return_url',
+    ],
+    [
+      'a 256-character description',
+      { ...linkBody('v15'), description: 'd'.repeat(256) },
+      400,
+      'invalid_request',
+      'description',
+    ],
+    [
+      'a 192-character case_reference',
+      { ...linkBody('v16'), case_reference: 'c'.repeat(192) },
+      400,
+      'invalid_request',
+      'case_reference',
+    ],
+    [
+      'a 65-character original_payment_id',
+      { ...linkBody('v17'), original_payment_id: 'o'.repeat(65) },
+      400,
+      'invalid_request',
+      'original_payment_id',
+    ],
+    ['an unknown field', { ...linkBody('v18'), colour: 'red' }, 400, 'invalid_request', 'colour'],
+    ['an amount above max_payout', linkBody('v19', '5000.01'), 422, 'amount_out_of_range', 'amount'],
+    ['an amount below min_payout', linkBody('v20', '0.99'), 422, 'amount_out_of_range', 'amount'],
+  ])('refuses %s with the documented error and writes nothing', async (_case, body, status, code, param) => {
+    const before = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+    const answer = await create(body);
+    expect(answer.status).toBe(status);
+    expect(answer.body.error).toMatchObject({ code, param });
+    expect(answer.headers.get('request-id')).toBeTruthy();
+    expect((await call('GET', '/sandbox/api/payout/balance', { token: shop.token })).body).toEqual(
+      before.body,
+    );
+  });
+
+  it('refuses a duplicate merchant_reference with 409 and insufficient funds with 409', async () => {
+    await create(linkBody('dup-1'));
+    expect((await create(linkBody('dup-1'))).body.error.code).toBe('duplicate_merchant_reference');
+    const poor = await merchant(call, '5.00');
+    const answer = await create(linkBody('poor-1', '10.00'), newKey(), poor.token);
+    expect([answer.status, answer.body.error.code]).toEqual([409, 'insufficient_funds']);
+  });
+
+  it('answers 415 for a non-JSON body, 413 above 64 KiB and 400 for malformed JSON, in the error body', async () => {
+    const text = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      rawBody: 'x',
+      contentType: 'text/plain',
+    });
+    expect([text.status, text.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    const big = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      body: { ...linkBody('big'), description: 'x'.repeat(70 * 1024) },
+    });
+    expect([big.status, big.body.error.code]).toEqual([413, 'payload_too_large']);
+    const broken = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      rawBody: '{"amount":',
+    });
+    expect([broken.status, broken.body.error.code]).toEqual([400, 'invalid_request']);
+  });
+
+  it('lists newest first with total across pages and caps limit at 200', async () => {
+    const lister = await merchant(call, '1000.00');
+    for (let i = 0; i < 5; i += 1) await create(linkBody(`page-${i}`, '1.00'), newKey(), lister.token);
+    const page = await call('GET', '/sandbox/api/payout/list?limit=2&offset=1', { token: lister.token });
+    expect(page.body.total).toBe(5);
+    expect(page.body.data.map((p: { merchant_reference: string }) => p.merchant_reference)).toEqual([
+      'page-3',
+      'page-2',
+    ]);
+    expect(
+      (await call('GET', '/sandbox/api/payout/list?limit=500', { token: lister.token })).body.limit,
+    ).toBe(200);
+    const bad = await call('GET', '/sandbox/api/payout/list?status=lost', { token: lister.token });
+    expect([bad.status, bad.body.error.param]).toEqual([400, 'status']);
+  });
+
+  it('rotates a claim link, refuses to show the old one again, and runs redirect sessions per the spec', async () => {
+    const link = await create(linkBody('access-1'));
+    const id = link.body.payout_id;
+    const shown = await call('POST', `/sandbox/api/payout/${id}/link`, {
+      token: shop.token,
+      key: newKey(),
+      body: {},
+    });
+    expect([shown.status, shown.body.error.code]).toEqual([409, 'link_unavailable']);
+    const rotated = await call('POST', `/sandbox/api/payout/${id}/link`, {
+      token: shop.token,
+      key: newKey(),
+      body: { rotate: true },
+    });
+    expect(rotated.body).toMatchObject({
+      payout_id: id,
+      rotated: true,
+      url: expect.stringMatching(/\/sandbox\/claim\//),
+    });
+    expect(rotated.body.url).not.toBe(link.body.payout_url);
+    const wrong = await call('POST', `/sandbox/api/payout/${id}/session`, {
+      token: shop.token,
+      key: newKey(),
+      body: { customer_id: 'c' },
+    });
+    expect([wrong.status, wrong.body.error.code]).toEqual([409, 'wrong_delivery']);
+
+    const redirect = await create({
+      amount: '3.00',
+      merchant_reference: 'access-2',
+      delivery: 'redirect',
+      customer_id: 'cust-7',
+      return_url: 'https://shop.example.com/done',
+    });
+    expect(redirect.status).toBe(201);
+    const rid = redirect.body.payout_id;
+    const mismatch = await call('POST', `/sandbox/api/payout/${rid}/session`, {
+      token: shop.token,
+      key: newKey(),
+      body: { customer_id: 'other' },
+    });
+    expect([mismatch.status, mismatch.body.error.code]).toEqual([403, 'customer_mismatch']);
+    const session = await call('POST', `/sandbox/api/payout/${rid}/session`, {
+      token: shop.token,
+      key: newKey(),
+      body: { customer_id: 'cust-7' },
+    });
+    expect(session.body).toMatchObject({
+      payout_id: rid,
+      payout_url: expect.stringMatching(/\/sandbox\/handoff\//),
+    });
+    expect(Date.parse(session.body.access_link_expires_at)).toBeLessThanOrEqual(
+      Date.parse(redirect.body.payout_expires_at),
+    );
+    const linkOnRedirect = await call('POST', `/sandbox/api/payout/${rid}/link`, {
+      token: shop.token,
+      key: newKey(),
+      body: { rotate: true },
+    });
+    expect([linkOnRedirect.status, linkOnRedirect.body.error.code]).toEqual([409, 'wrong_delivery']);
+    await call('POST', `/sandbox/api/payout/${rid}/cancel`, { token: shop.token, key: newKey() });
+    const closed = await call('POST', `/sandbox/api/payout/${rid}/session`, {
+      token: shop.token,
+      key: newKey(),
+      body: { customer_id: 'cust-7' },
+    });
+    expect([closed.status, closed.body.error.code]).toEqual([409, 'not_resumable']);
+    const again = await call('POST', `/sandbox/api/payout/${rid}/cancel`, {
+      token: shop.token,
+      key: newKey(),
+    });
+    expect(again.body).toMatchObject({ status: 'cancelled', status_version: 2 });
+  });
+});
