@@ -4,6 +4,7 @@ import { CancelPayoutHandler } from './commands/cancel-payout.handler';
 import { CreatePayoutHandler } from './commands/create-payout.handler';
 import { CreditFundsHandler, SetLedgerLimitsHandler } from './commands/ledger-commands.handler';
 import { IssueClaimLinkHandler, StartRedirectSessionHandler } from './commands/payout-access.handlers';
+import { AggregateCache } from './support/aggregate-cache';
 import { LedgerLocks } from './support/ledger-locks';
 
 /** Payout and ledger command handlers. Needs EVENT_STORE and CLOCK from the platform module. */
@@ -11,6 +12,7 @@ import { LedgerLocks } from './support/ledger-locks';
   imports: [CqrsModule],
   providers: [
     LedgerLocks,
+    AggregateCache,
     CreatePayoutHandler,
     CancelPayoutHandler,
     CreditFundsHandler,

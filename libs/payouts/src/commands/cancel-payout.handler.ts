@@ -20,6 +20,7 @@ import type { EventStore } from '@payouts/event-store';
 import { appendWithReadModels } from '../support/append-with-read-models';
 import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
+import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
 import { retryOnConflict } from '../support/retry-on-conflict';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
@@ -36,6 +37,7 @@ export class CancelPayoutHandler implements ICommandHandler<CancelPayoutCommand,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly locks: LedgerLocks,
+    private readonly cache: AggregateCache,
   ) {}
 
   async execute({ accountId, environment, payoutId }: CancelPayoutCommand): Promise<PayoutState> {
@@ -60,7 +62,7 @@ export class CancelPayoutHandler implements ICommandHandler<CancelPayoutCommand,
         const payoutEvents = decidePayout({ type: 'CancelPayout', data: {} }, payout.state, now);
         if (payoutEvents.length === 0) return payout.state;
 
-        const ledger = await loadAggregate(this.store, ledgerId, evolveLedger, initialLedgerState());
+        const ledger = await this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState());
         const ledgerEvents = decideLedger(
           { type: 'ReleasePayoutFunds', data: { payoutId, reason: 'cancelled' } },
           ledger.state,

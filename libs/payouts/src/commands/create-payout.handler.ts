@@ -25,6 +25,7 @@ import { appendWithReadModels } from '../support/append-with-read-models';
 import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
 import { newAccessToken, newPayoutId } from '../support/identifiers';
+import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
 import { retryOnConflict } from '../support/retry-on-conflict';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
@@ -41,6 +42,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly locks: LedgerLocks,
+    private readonly cache: AggregateCache,
   ) {}
 
   async execute({ input }: CreatePayoutCommand): Promise<CreatePayoutResult> {
@@ -61,7 +63,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
       retryOnConflict(async () => {
         const now = this.clock.now();
         const [ledger, reference] = await Promise.all([
-          loadAggregate(this.store, ledgerId, evolveLedger, initialLedgerState()),
+          this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState()),
           loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
         ]);
         const referenceEvents = claimMerchantReference(
@@ -107,7 +109,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
           now,
         );
 
-        await appendWithReadModels(this.store, [
+        const appended = await appendWithReadModels(this.store, [
           {
             streamId: ledgerId,
             streamType: LEDGER_STREAM_TYPE,
@@ -130,6 +132,13 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
           },
         ]);
 
+        const ledgerVersion = appended.streams.find((s) => s.streamId === ledgerId)?.version;
+        if (ledgerVersion !== undefined) {
+          this.cache.remember(ledgerId, {
+            state: ledgerEvents.reduce(evolveLedger, ledger.state),
+            version: ledgerVersion,
+          });
+        }
         const payout = payoutEvents.reduce(evolvePayout, initialPayoutState());
         if (payout.status !== 'awaiting_choice') throw new Error('a new payout must await the recipient');
         const accessEvent = payoutEvents.find(

@@ -11,8 +11,9 @@ import {
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { appendWithReadModels } from '../support/append-with-read-models';
-import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
+import { expectedVersionOf, toNewEvents } from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
+import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
 import { retryOnConflict } from '../support/retry-on-conflict';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
@@ -23,12 +24,13 @@ async function runLedgerCommand(
   store: EventStore,
   clock: Clock,
   locks: LedgerLocks,
+  cache: AggregateCache,
   streamId: string,
   command: LedgerCommand,
 ): Promise<LedgerCommandResult> {
   return locks.run(streamId, () =>
     retryOnConflict(async () => {
-      const ledger = await loadAggregate(store, streamId, evolveLedger, initialLedgerState());
+      const ledger = await cache.load(store, streamId, evolveLedger, initialLedgerState());
       const events = decideLedger(command, ledger.state, clock.now());
       if (events.length === 0) return { ledgerVersion: ledger.version };
       const result = await appendWithReadModels(store, [
@@ -39,7 +41,9 @@ async function runLedgerCommand(
           events: toNewEvents(events, LEDGER_EVENT_SCHEMA_VERSIONS),
         },
       ]);
-      return { ledgerVersion: result.streams[0]?.version ?? ledger.version };
+      const version = result.streams[0]?.version ?? ledger.version;
+      cache.remember(streamId, { state: events.reduce(evolveLedger, ledger.state), version });
+      return { ledgerVersion: version };
     }),
   );
 }
@@ -50,14 +54,22 @@ export class CreditFundsHandler implements ICommandHandler<CreditFundsCommand, L
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly locks: LedgerLocks,
+    private readonly cache: AggregateCache,
   ) {}
 
   execute(command: CreditFundsCommand): Promise<LedgerCommandResult> {
     const { accountId, environment, amount, reference } = command;
-    return runLedgerCommand(this.store, this.clock, this.locks, ledgerStreamId(accountId, environment), {
-      type: 'CreditFunds',
-      data: { accountId, environment, amount, reference },
-    });
+    return runLedgerCommand(
+      this.store,
+      this.clock,
+      this.locks,
+      this.cache,
+      ledgerStreamId(accountId, environment),
+      {
+        type: 'CreditFunds',
+        data: { accountId, environment, amount, reference },
+      },
+    );
   }
 }
 
@@ -67,13 +79,21 @@ export class SetLedgerLimitsHandler implements ICommandHandler<SetLedgerLimitsCo
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly locks: LedgerLocks,
+    private readonly cache: AggregateCache,
   ) {}
 
   execute(command: SetLedgerLimitsCommand): Promise<LedgerCommandResult> {
     const { accountId, environment, limits } = command;
-    return runLedgerCommand(this.store, this.clock, this.locks, ledgerStreamId(accountId, environment), {
-      type: 'SetLedgerLimits',
-      data: { accountId, environment, limits },
-    });
+    return runLedgerCommand(
+      this.store,
+      this.clock,
+      this.locks,
+      this.cache,
+      ledgerStreamId(accountId, environment),
+      {
+        type: 'SetLedgerLimits',
+        data: { accountId, environment, limits },
+      },
+    );
   }
 }
