@@ -26,6 +26,8 @@ export interface AppConfig {
   defaultLimits: LedgerLimits;
   /** 32-byte key for secrets kept encrypted at rest; unset: a key file generated under DATA_DIR. */
   encryptionKey: Buffer | undefined;
+  /** Requests per second per credential, sustained, and at once (per gateway process). */
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export class ConfigurationError extends Error {}
@@ -67,6 +69,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPendingPerCustomer: integer(env, 'DEFAULT_MAX_PENDING_PER_CUSTOMER', 5, 1, 1_000_000),
     },
     encryptionKey: encryptionKey(env),
+    rateLimit: {
+      perSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
+      burst: integer(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
+    },
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     dataDir: nonEmpty(env.DATA_DIR) ?? './.data',

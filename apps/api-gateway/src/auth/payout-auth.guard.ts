@@ -2,9 +2,11 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { parseTokenPrefix } from '@payouts/accounts';
 import type { AccountsRepository, PayoutScope } from '@payouts/accounts';
-import { ApiError } from '@payouts/platform';
+import type { AppConfig } from '@payouts/config';
+import { ApiError, APP_CONFIG } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
 import { PayoutPrincipal, REQUIRED_SCOPE } from './payout-principal';
+import { RateLimiter } from './rate-limiter';
 import { environmentOfPath } from './request-environment';
 
 const unauthenticated = () =>
@@ -18,10 +20,15 @@ const unauthenticated = () =>
  */
 @Injectable()
 export class PayoutAuthGuard implements CanActivate {
+  private readonly limiter: RateLimiter;
+
   constructor(
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly reflector: Reflector,
-  ) {}
+  ) {
+    this.limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<{
@@ -49,6 +56,12 @@ export class PayoutAuthGuard implements CanActivate {
     }
     const credential = await this.accounts.authenticateCredential(token);
     if (!credential) throw unauthenticated();
+    const retryAfterSeconds = this.limiter.take(credential.credentialId);
+    if (retryAfterSeconds > 0) {
+      throw new ApiError(429, 'rate_limited', 'too many requests for this credential; slow down', undefined, {
+        'Retry-After': String(retryAfterSeconds),
+      });
+    }
 
     const scope = this.reflector.get<PayoutScope | undefined>(REQUIRED_SCOPE, context.getHandler());
     if (scope && !credential.scopes.includes(scope)) {

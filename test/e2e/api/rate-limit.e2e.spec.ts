@@ -1,0 +1,21 @@
+import { client, merchant, startGateway } from './gateway-harness';
+
+describe('the per-credential rate limit', () => {
+  it('answers 429 rate_limited with Retry-After once a credential exceeds its burst, and only that credential', async () => {
+    const gateway = await startGateway('pglite', { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '3' });
+    try {
+      const call = client(gateway.url);
+      const busy = await merchant(call);
+      const calm = await merchant(call);
+      const answers = [];
+      for (let i = 0; i < 4; i += 1)
+        answers.push(await call('GET', '/sandbox/api/payout/balance', { token: busy.token }));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+      expect(answers[3]!.body.error.code).toBe('rate_limited');
+      expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await call('GET', '/sandbox/api/payout/balance', { token: calm.token })).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

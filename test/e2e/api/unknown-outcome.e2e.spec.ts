@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { loadConfig } from '@payouts/config';
+import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
+import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
+import { ApiExceptionFilter, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
+import { client, linkBody, merchant, newKey, OPERATOR_TOKEN } from './gateway-harness';
+
+/**
+ * The event store as the network sees it on a bad day: the next appends of a payout either
+ * commit and then "time out" before the answer arrives, or time out before anything was sent.
+ * Only payout creation is disturbed; everything else passes through.
+ */
+class FlakyEventStore {
+  faults: ('after_commit' | 'before_send')[] = [];
+
+  constructor(private readonly inner: EventStore) {
+    return new Proxy(this, {
+      get: (target, name, receiver) =>
+        name in target ? Reflect.get(target, name, receiver) : Reflect.get(inner, name, inner),
+    });
+  }
+
+  async append(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
+    const createsPayout = appends.some((a) => a.streamType === 'payout' && a.expectedVersion === 'no_stream');
+    const fault = createsPayout ? this.faults.shift() : undefined;
+    if (fault === 'before_send') throw new Error('timeout: event store did not answer (nothing sent)');
+    const result = await this.inner.append(appends, options);
+    if (fault === 'after_commit') throw new Error('timeout: event store did not answer (append committed)');
+    return result;
+  }
+}
+
+describe('a create whose outcome cannot be known', () => {
+  let app: NestFastifyApplication;
+  let flaky: FlakyEventStore;
+  let call: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    const config = loadConfig({
+      DATA_DIR: ':memory:',
+      OPERATOR_TOKEN,
+      LOG_LEVEL: 'silent',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    });
+    const moduleRef = await Test.createTestingModule({ imports: [AllInOneAppModule.forRoot(config)] })
+      .overrideProvider(EVENT_STORE)
+      .useFactory({
+        factory: (db: SqlClient) => (flaky = new FlakyEventStore(new PostgresEventStore(db))),
+        inject: [SQL_CLIENT],
+      })
+      .compile();
+    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+    app.useGlobalFilters(new ApiExceptionFilter());
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address();
+    call = client(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+  });
+  afterAll(() => app.close());
+
+  it.each(['after_commit', 'before_send'] as const)(
+    'answers 503 attempt_unresolved when the store times out (%s); the retry with the same key gives one payout',
+    async (fault) => {
+      const shop = await merchant(call, '100.00');
+      const reference = `unresolved-${fault}`;
+      const key = newKey();
+      flaky.faults.push(fault);
+
+      const first = await call('POST', '/sandbox/api/payout/create', {
+        token: shop.token,
+        key,
+        body: linkBody(reference),
+      });
+      expect([first.status, first.body.error.code]).toEqual([503, 'attempt_unresolved']);
+
+      const found = await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, {
+        token: shop.token,
+      });
+      expect(found.body.total).toBe(fault === 'after_commit' ? 1 : 0);
+
+      const retry = await call('POST', '/sandbox/api/payout/create', {
+        token: shop.token,
+        key,
+        body: linkBody(reference),
+      });
+      expect(retry.status).toBe(201);
+      expect(retry.body).toMatchObject({
+        status: 'awaiting_choice',
+        amount: '10.00',
+        total_reserved: '10.50',
+      });
+      expect(Object.keys(retry.body).sort()).toEqual(
+        [
+          'payout_id',
+          'status',
+          'status_version',
+          'amount',
+          'fee',
+          'total_reserved',
+          'currency',
+          'funds_released',
+          'payout_url',
+          'access_link_expires_at',
+          'payout_expires_at',
+        ].sort(),
+      );
+      if (fault === 'after_commit') {
+        // The first attempt wrote it: the retry returns that payout, whose link was never shown.
+        expect(retry.body.payout_id).toBe(found.body.data[0].payout_id);
+        expect(retry.body.payout_url).toBeNull();
+      }
+
+      const replay = await call('POST', '/sandbox/api/payout/create', {
+        token: shop.token,
+        key,
+        body: linkBody(reference),
+      });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.payout_id).toBe(retry.body.payout_id);
+
+      const after = await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, {
+        token: shop.token,
+      });
+      expect(after.body.total).toBe(1);
+      const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+      expect(balance.body).toMatchObject({
+        available_for_new_commitments: '89.50',
+        customer_payout_holds: '10.50',
+      });
+    },
+  );
+});
