@@ -42,7 +42,7 @@ module.exports = {
   // Transpiled from node_modules: Nest 12 (ESM only), and the two CommonJS bundles that load
   // modules with import() (PGlite, the Prisma client runtime).
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|cookie|file-type|uid)/|@electric-sql/pglite/dist/index\.cjs$|@prisma/client/runtime/client\.js$)',
+    '/node_modules/(?!(@nestjs|cookie|file-type|uid|content-disposition)/|@electric-sql/pglite/dist/index\.cjs$|@prisma/client/runtime/client\.js$)',
   ],
   testTimeout: 60_000,
 };

@@ -4,8 +4,9 @@
 // built-ins with import(), so Jest transpiles those files to CommonJS first. Two constructs
 // survive @babel/plugin-transform-modules-commonjs and are rewritten here:
 // - `import.meta.url` (Nest builds a createRequire from it) becomes the file's URL;
-// - `import(x)` becomes a promise of `module.require(x)` (not `require`: PGlite declares a local
-//   variable of that name in the same function).
+// - `import(x)` becomes a promise of `module.require(x)`. Both use `module.require`, never a bare
+//   `require`: PGlite and Swagger UI declare a local variable of that name (PGlite's
+//   `var require`, Swagger's `const require = createRequire(import.meta.url)`).
 module.exports = function esmToCommonJs({ types: t, template }) {
   const requireLater = template.expression('Promise.resolve().then(() => module.require(SPECIFIER))');
   return {
@@ -19,7 +20,7 @@ module.exports = function esmToCommonJs({ types: t, template }) {
           !t.isIdentifier(property, { name: 'url' })
         )
           return;
-        path.replaceWithSourceString("require('url').pathToFileURL(__filename).href");
+        path.replaceWithSourceString("module.require('url').pathToFileURL(__filename).href");
       },
       CallExpression(path) {
         if (!t.isImport(path.node.callee) || path.node.arguments.length !== 1) return;

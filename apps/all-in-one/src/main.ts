@@ -1,4 +1,5 @@
 import { runApp } from '@payouts/platform';
+import { setupOpenApi } from '../../api-gateway/src/openapi/openapi';
 import { AllInOneAppModule } from './all-in-one-app.module';
 
-void runApp('all-in-one', (config) => AllInOneAppModule.forRoot(config));
+void runApp('all-in-one', (config) => AllInOneAppModule.forRoot(config), setupOpenApi);

@@ -1,4 +1,5 @@
 import { runApp } from '@payouts/platform';
 import { ApiGatewayAppModule } from './api-gateway-app.module';
+import { setupOpenApi } from './openapi/openapi';
 
-void runApp('api-gateway', (config) => ApiGatewayAppModule.forRoot(config));
+void runApp('api-gateway', (config) => ApiGatewayAppModule.forRoot(config), setupOpenApi);

@@ -11,6 +11,8 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export type RootModuleFactory = (config: AppConfig) => DynamicModule;
+/** App-specific setup that needs the app instance (e.g. the OpenAPI routes), run before it listens. */
+export type ConfigureApp = (app: NestFastifyApplication) => void;
 
 /**
  * Builds one app (or all of them, in the embedded start) on Fastify with JSON logs and a request
@@ -20,6 +22,7 @@ export async function createApp(
   appName: string,
   rootModule: RootModuleFactory,
   config: AppConfig,
+  configure?: ConfigureApp,
 ): Promise<NestFastifyApplication> {
   const logger = createRootLogger(config.logLevel, appName);
   const adapter = new FastifyAdapter({
@@ -39,6 +42,7 @@ export async function createApp(
   });
   // Every error, including Fastify's body-parsing ones (Nest routes them here), gets one body.
   app.useGlobalFilters(new ApiExceptionFilter());
+  configure?.(app);
   return app;
 }
 
@@ -47,7 +51,11 @@ export async function createApp(
  * process with one clear line and exit code 1; SIGTERM closes the HTTP server, stops the
  * subscribers, then closes the database, so nothing is left half-written, and exits 0.
  */
-export async function runApp(appName: string, rootModule: RootModuleFactory): Promise<void> {
+export async function runApp(
+  appName: string,
+  rootModule: RootModuleFactory,
+  configure?: ConfigureApp,
+): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -57,7 +65,7 @@ export async function runApp(appName: string, rootModule: RootModuleFactory): Pr
   }
   const logger = createRootLogger(config.logLevel, appName);
   try {
-    const app = await createApp(appName, rootModule, config);
+    const app = await createApp(appName, rootModule, config, configure);
     closeOnSignals(app, logger);
     await app.listen(config.port, config.host);
     logger.info(

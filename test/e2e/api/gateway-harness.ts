@@ -4,6 +4,7 @@ import { loadConfig } from '@payouts/config';
 import { createApp } from '@payouts/platform';
 import { createServerDatabase } from '@payouts/testing';
 import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
+import { setupOpenApi } from '../../../apps/api-gateway/src/openapi/openapi';
 
 export const OPERATOR_TOKEN = `op_${randomBytes(16).toString('hex')}`;
 
@@ -26,7 +27,12 @@ export async function startGateway(
     ...(server ? { DATABASE_URL: server.url } : {}),
     ...env,
   });
-  const app: NestFastifyApplication = await createApp('test', (c) => AllInOneAppModule.forRoot(c), config);
+  const app: NestFastifyApplication = await createApp(
+    'test',
+    (c) => AllInOneAppModule.forRoot(c),
+    config,
+    setupOpenApi,
+  );
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

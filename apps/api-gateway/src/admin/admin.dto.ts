@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -20,9 +21,16 @@ const money = (field: string) =>
   });
 const ENVIRONMENTS = ['production', 'sandbox'];
 const environment = () => IsIn(ENVIRONMENTS, { message: 'environment must be "production" or "sandbox"' });
+const moneyDoc = (description?: string) =>
+  ApiProperty({ type: String, pattern: MONEY_PATTERN.source, example: '100.00', description });
+const environmentDoc = () => ApiProperty({ type: String, enum: ENVIRONMENTS });
 
 export class CreateAccountDto {
-  @IsString() @Length(1, 200) name!: string;
+  @ApiProperty({ type: String, minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+  @ApiProperty({ type: String, pattern: '^[A-Z]{2}$', example: 'US', description: 'Two-letter country code' })
   @IsString()
   @Length(2, 2, { message: 'region must be a two-letter country code' })
   @Matches(/^[A-Z]{2}$/, { message: 'region must be a two-letter country code such as US' })
@@ -30,23 +38,43 @@ export class CreateAccountDto {
 }
 
 export class PayoutsApprovalDto {
-  @IsBoolean({ message: 'approved must be true or false' }) approved!: boolean;
+  @ApiProperty({ type: Boolean })
+  @IsBoolean({ message: 'approved must be true or false' })
+  approved!: boolean;
 }
 
 export class CreditFundsDto {
-  @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @moneyDoc('Matured funds to credit')
   @IsString({ message: 'amount must be a decimal string', context: { code: 'invalid_amount' } })
   @money('amount')
   amount!: string;
-  @IsOptional() @IsString() @Length(1, 191) reference?: string;
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 191, default: 'operator' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 191)
+  reference?: string;
 }
 
 export class LimitsDto {
-  @environment() environment!: 'production' | 'sandbox';
-  @IsString({ context: { code: 'invalid_amount' } }) @money('fee_per_payout') fee_per_payout!: string;
-  @IsString({ context: { code: 'invalid_amount' } }) @money('min_payout') min_payout!: string;
-  @IsString({ context: { code: 'invalid_amount' } }) @money('max_payout') max_payout!: string;
-  @IsString({ context: { code: 'invalid_amount' } }) @money('max_open_exposure') max_open_exposure!: string;
+  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @moneyDoc()
+  @IsString({ context: { code: 'invalid_amount' } })
+  @money('fee_per_payout')
+  fee_per_payout!: string;
+  @moneyDoc()
+  @IsString({ context: { code: 'invalid_amount' } })
+  @money('min_payout')
+  min_payout!: string;
+  @moneyDoc()
+  @IsString({ context: { code: 'invalid_amount' } })
+  @money('max_payout')
+  max_payout!: string;
+  @moneyDoc()
+  @IsString({ context: { code: 'invalid_amount' } })
+  @money('max_open_exposure')
+  max_open_exposure!: string;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1_000_000 })
   @IsInt({ message: 'max_pending_per_customer must be a whole number' })
   @Min(1)
   @Max(1_000_000)
@@ -54,14 +82,24 @@ export class LimitsDto {
 }
 
 export class PayoutsEnabledDto {
-  @environment() environment!: 'production' | 'sandbox';
-  @IsBoolean({ message: 'enabled must be true or false' }) enabled!: boolean;
+  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @ApiProperty({ type: Boolean })
+  @IsBoolean({ message: 'enabled must be true or false' })
+  enabled!: boolean;
 }
 
 export class IssueCredentialDto {
-  @IsIn(['checkout', 'payout'], { message: 'kind must be "checkout" or "payout"' }) kind!:
-    'checkout' | 'payout';
-  @environment() environment!: 'production' | 'sandbox';
+  @ApiProperty({ type: String, enum: ['checkout', 'payout'] })
+  @IsIn(['checkout', 'payout'], { message: 'kind must be "checkout" or "payout"' })
+  kind!: 'checkout' | 'payout';
+  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @ApiPropertyOptional({
+    type: String,
+    enum: ['payouts:read', 'payouts:write'],
+    isArray: true,
+    maxItems: 2,
+    description: 'Payout credentials only; both scopes when left out',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(2)
@@ -73,6 +111,17 @@ export class IssueCredentialDto {
 }
 
 export class ReturnUrlOriginsDto {
-  @environment() environment!: 'production' | 'sandbox';
-  @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @Length(1, 2048, { each: true }) origins!: string[];
+  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @ApiProperty({
+    type: String,
+    isArray: true,
+    maxItems: 50,
+    maxLength: 2048,
+    description: 'http(s) origins (scheme, host, port), no path or wildcard',
+  })
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Length(1, 2048, { each: true })
+  origins!: string[];
 }

@@ -1,13 +1,25 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { normaliseOrigin } from '@payouts/accounts';
 import type { AccountsRepository } from '@payouts/accounts';
 import { ApiError, apiValidationPipe } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
 import { adminTokenOf } from './admin-auth';
+import {
+  CredentialListResponse,
+  IssuedCredentialResponse,
+  PayoutsEnabledResponse,
+  ReturnUrlOriginsResponse,
+  RevokedCredentialResponse,
+} from '../openapi/admin.schemas';
+import { ApiErrors } from '../openapi/decorators';
 import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './admin.dto';
 
 /** The account administrator's API (ARCHITECTURE 4), authenticated by the account's admin token. */
 @Controller('dashboard')
+@ApiTags('Dashboard')
+@ApiBearerAuth('admin_token')
+@ApiErrors({ 401: [] })
 export class DashboardController {
   constructor(@Inject(ACCOUNTS) private readonly accounts: AccountsRepository) {}
 
@@ -18,6 +30,9 @@ export class DashboardController {
   }
 
   @Put('payouts-enabled')
+  @ApiOperation({ summary: 'Switch payouts on or off in one environment' })
+  @ApiOkResponse({ type: PayoutsEnabledResponse })
+  @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async payoutsEnabled(
     @Headers('authorization') auth: string | undefined,
     @Body(apiValidationPipe()) body: PayoutsEnabledDto,
@@ -30,6 +45,9 @@ export class DashboardController {
   /** The token (and a checkout key's API secret) is shown here once; only verifiers are kept. */
   @Post('credentials')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Issue a credential (token and secret shown once)' })
+  @ApiCreatedResponse({ type: IssuedCredentialResponse })
+  @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async issue(
     @Headers('authorization') auth: string | undefined,
     @Body(apiValidationPipe()) body: IssueCredentialDto,
@@ -54,6 +72,8 @@ export class DashboardController {
   }
 
   @Get('credentials')
+  @ApiOperation({ summary: 'List credentials (no secrets)' })
+  @ApiOkResponse({ type: CredentialListResponse })
   async list(@Headers('authorization') auth: string | undefined) {
     const accountId = await this.accountOf(auth);
     const credentials = await this.accounts.listCredentials(accountId);
@@ -71,6 +91,9 @@ export class DashboardController {
   }
 
   @Delete('credentials/:credential_id')
+  @ApiOperation({ summary: 'Revoke a credential (effective from the next request)' })
+  @ApiOkResponse({ type: RevokedCredentialResponse })
+  @ApiErrors({ 404: [] })
   async revoke(
     @Headers('authorization') auth: string | undefined,
     @Param('credential_id') credentialId: string,
@@ -83,6 +106,9 @@ export class DashboardController {
   }
 
   @Put('return-url-origins')
+  @ApiOperation({ summary: 'Set the registered return_url origins of one environment' })
+  @ApiOkResponse({ type: ReturnUrlOriginsResponse })
+  @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async returnUrlOrigins(
     @Headers('authorization') auth: string | undefined,
     @Body(apiValidationPipe()) body: ReturnUrlOriginsDto,

@@ -1,15 +1,26 @@
 import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { CreditFundsCommand, SetLedgerLimitsCommand } from '@payouts/payouts';
 import { ApiError, apiValidationPipe, APP_CONFIG } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
+import {
+  CreateAccountResponse,
+  CreditFundsResponse,
+  LimitsResponse,
+  PayoutsApprovalResponse,
+} from '../openapi/admin.schemas';
+import { ApiErrors } from '../openapi/decorators';
 import { assertOperator } from './admin-auth';
 import { CreateAccountDto, CreditFundsDto, LimitsDto, PayoutsApprovalDto } from './admin.dto';
 
 /** The service operator's API (ARCHITECTURE 4), authenticated by OPERATOR_TOKEN. */
 @Controller('operator')
+@ApiTags('Operator')
+@ApiBearerAuth('operator_token')
+@ApiErrors({ 400: ['invalid_request'], 401: [], 413: [], 415: [] })
 export class OperatorController {
   constructor(
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
@@ -20,6 +31,8 @@ export class OperatorController {
   /** A new account with the default fee and limits in both environments; the admin token is shown once. */
   @Post('accounts')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create an account (admin token shown once)' })
+  @ApiCreatedResponse({ type: CreateAccountResponse })
   async createAccount(
     @Headers('authorization') auth: string | undefined,
     @Body(apiValidationPipe()) body: CreateAccountDto,
@@ -36,6 +49,9 @@ export class OperatorController {
 
   @Post('accounts/:account_id/payouts-approval')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Approve or withdraw approval for payouts' })
+  @ApiOkResponse({ type: PayoutsApprovalResponse })
+  @ApiErrors({ 404: [] })
   async approve(
     @Headers('authorization') auth: string | undefined,
     @Param('account_id') accountId: string,
@@ -48,6 +64,9 @@ export class OperatorController {
 
   @Post('accounts/:account_id/funds')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Credit matured funds' })
+  @ApiOkResponse({ type: CreditFundsResponse })
+  @ApiErrors({ 400: ['invalid_request', 'invalid_amount'], 404: [] })
   async credit(
     @Headers('authorization') auth: string | undefined,
     @Param('account_id') accountId: string,
@@ -68,6 +87,9 @@ export class OperatorController {
   }
 
   @Put('accounts/:account_id/limits')
+  @ApiOperation({ summary: "Set the account's fee and limits in one environment" })
+  @ApiOkResponse({ type: LimitsResponse })
+  @ApiErrors({ 400: ['invalid_request', 'invalid_amount'], 404: [] })
   async limits(
     @Headers('authorization') auth: string | undefined,
     @Param('account_id') accountId: string,

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   IsEmail,
   IsIn,
@@ -18,7 +19,17 @@ const code = (value: string) => ({ context: { code: value } });
  * Create Payout body (spec 4.2). Each rule carries the error code it answers with; the rest are
  * `invalid_request` with the field as `param`.
  */
+@ApiSchema({
+  description:
+    'Any other field is refused (`invalid_request`); `destination` and `destination_address` with `destination_not_accepted`.',
+})
 export class CreatePayoutDto {
+  @ApiProperty({
+    type: String,
+    pattern: MONEY_PATTERN.source,
+    example: '25.00',
+    description: 'Decimal string, at most 2 decimal places; a JSON number is refused (`invalid_amount`)',
+  })
   // The decorator nearest the property is checked first: a JSON number fails IsString.
   @Matches(MONEY_PATTERN, {
     message: 'amount must be a decimal string with at most 2 decimal places',
@@ -30,28 +41,54 @@ export class CreatePayoutDto {
   })
   amount!: string;
 
+  @ApiProperty({
+    type: String,
+    minLength: 1,
+    maxLength: 191,
+    description: "The merchant's own id; permanently unique per account",
+  })
   @IsString()
   @Length(1, 191, { message: 'merchant_reference must be 1 to 191 characters' })
   merchant_reference!: string;
 
+  @ApiProperty({ type: String, enum: ['link', 'redirect'] })
   @IsIn(['link', 'redirect'], { message: 'delivery must be "link" or "redirect"' })
   delivery!: 'link' | 'redirect';
 
+  @ApiPropertyOptional({ type: String, enum: ['USD'], default: 'USD' })
   @IsOptional()
   @IsIn(['USD'], { message: 'currency must be USD', ...code('unsupported_currency') })
   currency?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'email',
+    maxLength: 255,
+    description: 'Required for `link` delivery',
+  })
   @ValidateIf((body: CreatePayoutDto) => body.delivery === 'link' || body.customer_email !== undefined)
   @IsString({ message: 'customer_email is required for link delivery' })
   @Length(1, 255, { message: 'customer_email must be at most 255 characters' })
   @IsEmail({}, { message: 'customer_email is not a valid e-mail address' })
   customer_email?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 191,
+    description: 'Required for `redirect` delivery; binds the payout to that customer permanently',
+  })
   @ValidateIf((body: CreatePayoutDto) => body.delivery === 'redirect' || body.customer_id !== undefined)
   @IsString({ message: 'customer_id is required for redirect delivery' })
   @Length(1, 191, { message: 'customer_id must be 1 to 191 characters' })
   customer_id?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uri',
+    description:
+      'Required for `redirect` delivery; its origin must be registered for the account (`return_url_not_registered`)',
+  })
   @ValidateIf((body: CreatePayoutDto) => body.delivery === 'redirect' || body.return_url !== undefined)
   @IsString({ message: 'return_url is required for redirect delivery' })
   @IsUrl(
@@ -60,16 +97,19 @@ export class CreatePayoutDto {
   )
   return_url?: string;
 
+  @ApiPropertyOptional({ type: String, maxLength: 255, description: 'Shown to the recipient' })
   @IsOptional()
   @IsString()
   @Length(0, 255, { message: 'description must be at most 255 characters' })
   description?: string;
 
+  @ApiPropertyOptional({ type: String, maxLength: 191, description: 'Never shown to the recipient' })
   @IsOptional()
   @IsString()
   @Length(0, 191, { message: 'case_reference must be at most 191 characters' })
   case_reference?: string;
 
+  @ApiPropertyOptional({ type: String, maxLength: 64, description: 'The payment being refunded' })
   @IsOptional()
   @IsString()
   @Length(0, 64, { message: 'original_payment_id must be at most 64 characters' })

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Big from 'big.js';
+import { ledgerStreamId } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
 import { ApiError, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
 import type { SqlClient } from '@payouts/database';
@@ -82,22 +83,32 @@ export class PayoutQueries {
     return { total, limit: filters.limit, offset: filters.offset, data: rows.map(toPayoutMerchantView) };
   }
 
+  /**
+   * Why the balance cannot be calculated, or null when it can: the account has no ledger here, or
+   * its read model trails the ledger by more than BALANCE_MAX_LAG_EVENTS. One indexed query, so
+   * Create can ask it on every request.
+   */
+  async balanceUnavailableReason(accountId: string, environment: Environment): Promise<string | null> {
+    const lag = await this.db.queryPrepared<{ projected: number | null; ledger: number | null }>(
+      `SELECT (SELECT ledger_version FROM payout_balances WHERE account_id = $1 AND environment = $2) AS projected,
+              (SELECT version FROM event_streams WHERE stream_id = $3) AS ledger`,
+      [accountId, environment, ledgerStreamId(accountId, environment)],
+    );
+    const versions = lag.rows[0];
+    if (!versions || versions.ledger === null) return 'the account has no ledger in this environment yet';
+    if ((versions.projected ?? 0) < versions.ledger - BALANCE_MAX_LAG_EVENTS) {
+      return 'the balance is being recalculated; try again shortly';
+    }
+    return null;
+  }
+
   async balance(accountId: string, environment: Environment): Promise<BalanceAnswer> {
     const unavailable = (reason: string): BalanceAnswer => ({
       available: false,
       body: { currency: 'USD', available: null, reason },
     });
-    const lag = await this.db.queryPrepared<{ projected: number | null; ledger: number | null }>(
-      `SELECT (SELECT ledger_version FROM payout_balances WHERE account_id = $1 AND environment = $2) AS projected,
-              (SELECT version FROM event_streams WHERE stream_id = $3) AS ledger`,
-      [accountId, environment, `ledger-${accountId}-${environment}`],
-    );
-    const versions = lag.rows[0];
-    if (!versions || versions.ledger === null)
-      return unavailable('the account has no ledger in this environment yet');
-    if ((versions.projected ?? 0) < versions.ledger - BALANCE_MAX_LAG_EVENTS) {
-      return unavailable('the balance is being recalculated; try again shortly');
-    }
+    const reason = await this.balanceUnavailableReason(accountId, environment);
+    if (reason) return unavailable(reason);
     const row = await this.readModels.payoutBalance.findUnique({
       where: { accountId_environment: { accountId, environment } },
     });

@@ -1,4 +1,5 @@
 import type { Environment, PayoutState } from '@payouts/domain';
+import type { PayoutMerchantView } from '@payouts/read-models';
 
 type ExistingPayout = Exclude<PayoutState, { status: 'none' }>;
 
@@ -57,5 +58,32 @@ export function payoutMerchantView(payout: ExistingPayout) {
     accepted_at: payout.acceptedAt,
     payout_expires_at: payout.payoutExpiresAt,
     updated_at: payout.updatedAt,
+  };
+}
+
+/** Handoffs last 10 minutes (spec 8); used to rebuild a redirect payout's first deadline. */
+const HANDOFF_MS = 10 * 60 * 1000;
+
+/**
+ * Create's response for a payout found after an attempt whose outcome was unknown: the same
+ * fields, with `payout_url` null (the link was never shown; rotate it or start a session).
+ */
+export function createResponseFromView(view: PayoutMerchantView) {
+  const handoffEnd = new Date(Date.parse(view.created_at) + HANDOFF_MS).toISOString();
+  return {
+    payout_id: view.payout_id,
+    status: view.status,
+    status_version: view.status_version,
+    amount: view.amount,
+    fee: view.fee,
+    total_reserved: view.total_reserved,
+    currency: view.currency,
+    funds_released: view.funds_released,
+    payout_url: null,
+    access_link_expires_at:
+      view.delivery === 'redirect' && handoffEnd < view.payout_expires_at
+        ? handoffEnd
+        : view.payout_expires_at,
+    payout_expires_at: view.payout_expires_at,
   };
 }

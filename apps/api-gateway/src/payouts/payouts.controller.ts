@@ -13,6 +13,17 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { AppConfig } from '@payouts/config';
 import {
   CancelPayoutCommand,
@@ -30,7 +41,35 @@ import { IdempotentRequests, IdempotentResult } from '../idempotency/idempotent-
 import { CreatePayoutDto } from './create-payout.dto';
 import { parseListQuery } from './list-query';
 import { PayoutQueries } from './payout-queries';
-import { createPayoutResponse, payoutMerchantView, payoutUrl } from './payout-responses';
+import {
+  createPayoutResponse,
+  createResponseFromView,
+  payoutMerchantView,
+  payoutUrl,
+} from './payout-responses';
+import {
+  ApiErrors,
+  ApiIdempotencyKey,
+  ApiPayoutIdParam,
+  IDEMPOTENCY_400,
+  IDEMPOTENCY_409,
+  IDEMPOTENCY_422,
+  IDEMPOTENCY_503,
+  PAYOUT_AUTH_403,
+  REPLAYED_HEADER,
+} from '../openapi/decorators';
+import {
+  BalanceResponse,
+  BalanceUnavailableResponse,
+  ClaimLinkRequest,
+  ClaimLinkResponse,
+  CreatePayoutResponse,
+  ListPayoutsResponse,
+  PAYOUT_STATUSES,
+  PayoutMerchantView,
+  RedirectSessionRequest,
+  RedirectSessionResponse,
+} from '../openapi/payout.schemas';
 import { ReturnUrlPolicy } from './return-url-policy';
 
 const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
@@ -38,6 +77,10 @@ const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
 /** Spec 4.2, under `/api/payout` (production) and `/sandbox/api/payout` (sandbox). */
 @Controller(['api/payout', 'sandbox/api/payout'])
 @UseGuards(PayoutAuthGuard)
+@ApiTags('Payouts')
+@ApiBearerAuth('payout_credential')
+@ApiExtraModels(BalanceResponse, BalanceUnavailableResponse)
+@ApiErrors({ 401: [], 403: PAYOUT_AUTH_403, 429: [] })
 export class PayoutsController {
   constructor(
     private readonly commands: CommandBus,
@@ -49,6 +92,37 @@ export class PayoutsController {
 
   @Post('create')
   @RequiresScope('payouts:write')
+  @ApiOperation({
+    summary: 'Create Payout',
+    description: 'Scope `payouts:write`. Funds are reserved on return.',
+  })
+  @ApiIdempotencyKey()
+  @ApiBody({ type: CreatePayoutDto })
+  @ApiCreatedResponse({
+    description: 'The payout, created with its funds reserved',
+    type: CreatePayoutResponse,
+    headers: REPLAYED_HEADER,
+  })
+  @ApiErrors({
+    400: [
+      ...IDEMPOTENCY_400,
+      'invalid_amount',
+      'destination_not_accepted',
+      'unsupported_currency',
+      'return_url_not_registered',
+    ],
+    409: [
+      'duplicate_merchant_reference',
+      'insufficient_funds',
+      'balance_unavailable',
+      'concurrent_update',
+      ...IDEMPOTENCY_409,
+    ],
+    413: [],
+    415: [],
+    422: ['amount_out_of_range', 'exposure_limit_exceeded', 'customer_pending_limit', ...IDEMPOTENCY_422],
+    503: IDEMPOTENCY_503,
+  })
   async create(
     @Principal() principal: PayoutPrincipal,
     @Body(apiValidationPipe()) body: CreatePayoutDto,
@@ -64,14 +138,14 @@ export class PayoutsController {
         if (retryOfUnresolved) {
           // The earlier attempt may have written the payout: return it rather than create a second.
           const existing = await this.queries.find(principal.accountId, principal.environment, payoutId);
-          if (existing) {
-            const answer = { ...existing, payout_url: null };
-            return { status: 201, body: answer };
-          }
+          if (existing) return { status: 201, body: createResponseFromView(existing) };
         }
         if (body.delivery === 'redirect') this.returnUrls.assertRegistered(principal, body.return_url ?? '');
-        const balance = await this.queries.balance(principal.accountId, principal.environment);
-        if (!balance.available) throw new ApiError(409, 'balance_unavailable', balance.body.reason);
+        const unavailable = await this.queries.balanceUnavailableReason(
+          principal.accountId,
+          principal.environment,
+        );
+        if (unavailable) throw new ApiError(409, 'balance_unavailable', unavailable);
         const created = await this.commands.execute(
           new CreatePayoutCommand({
             payoutId,
@@ -108,18 +182,59 @@ export class PayoutsController {
 
   @Get('list')
   @RequiresScope('payouts:read')
+  @ApiOperation({ summary: 'List Payouts', description: 'Scope `payouts:read`. Newest first.' })
+  // Listed last to first: Swagger adds them in the reverse order of the decorators.
+  @ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Page size; above 200 is capped at 200',
+    schema: { type: 'integer', minimum: 1, default: 50 },
+  })
+  @ApiQuery({
+    name: 'until',
+    required: false,
+    description: 'Created before, exclusive (ISO 8601 UTC)',
+    schema: { type: 'string', format: 'date-time' },
+  })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    description: 'Created at or after (ISO 8601 UTC)',
+    schema: { type: 'string', format: 'date-time' },
+  })
+  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: PAYOUT_STATUSES } })
+  @ApiQuery({ name: 'customer_id', required: false, schema: { type: 'string', maxLength: 191 } })
+  @ApiQuery({ name: 'merchant_reference', required: false, schema: { type: 'string', maxLength: 191 } })
+  @ApiOkResponse({ description: 'One page of payouts', type: ListPayoutsResponse })
+  @ApiErrors({ 400: ['invalid_request'] })
   list(@Principal() principal: PayoutPrincipal, @Query() query: Record<string, unknown>) {
     return this.queries.list(principal.accountId, principal.environment, parseListQuery(query));
   }
 
   @Get('balance')
   @RequiresScope('payouts:read')
+  @ApiOperation({
+    summary: 'Get Payout Balance',
+    description:
+      'Scope `payouts:read`. When the balance cannot be calculated the answer is `{currency, available: null, reason}`.',
+  })
+  @ApiOkResponse({
+    description: 'The balance, or why it cannot be calculated',
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(BalanceResponse) }, { $ref: getSchemaPath(BalanceUnavailableResponse) }],
+    },
+  })
   async balance(@Principal() principal: PayoutPrincipal) {
     return (await this.queries.balance(principal.accountId, principal.environment)).body;
   }
 
   @Get(':payout_id')
   @RequiresScope('payouts:read')
+  @ApiOperation({ summary: 'Get Payout', description: 'Scope `payouts:read`.' })
+  @ApiPayoutIdParam()
+  @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView })
+  @ApiErrors({ 404: [] })
   get(@Principal() principal: PayoutPrincipal, @Param('payout_id') payoutId: string) {
     return this.queries.get(principal.accountId, principal.environment, checkedPayoutId(payoutId));
   }
@@ -127,6 +242,23 @@ export class PayoutsController {
   @Post(':payout_id/link')
   @HttpCode(200)
   @RequiresScope('payouts:write')
+  @ApiOperation({
+    summary: 'Get or Rotate Claim Link',
+    description: 'Scope `payouts:write`. Link payouts only.',
+  })
+  @ApiIdempotencyKey()
+  @ApiPayoutIdParam()
+  @ApiBody({ type: ClaimLinkRequest, required: false })
+  @ApiOkResponse({ description: 'The claim link', type: ClaimLinkResponse, headers: REPLAYED_HEADER })
+  @ApiErrors({
+    400: IDEMPOTENCY_400,
+    404: [],
+    409: ['wrong_delivery', 'link_unavailable', 'not_resumable', 'concurrent_update', ...IDEMPOTENCY_409],
+    413: [],
+    415: [],
+    422: IDEMPOTENCY_422,
+    503: IDEMPOTENCY_503,
+  })
   async link(
     @Principal() principal: PayoutPrincipal,
     @Param('payout_id') payoutId: string,
@@ -162,6 +294,24 @@ export class PayoutsController {
   @Post(':payout_id/session')
   @HttpCode(200)
   @RequiresScope('payouts:write')
+  @ApiOperation({
+    summary: 'Create Redirect Session',
+    description: 'Scope `payouts:write`. Redirect payouts only; the handoff is single use, 10 minutes.',
+  })
+  @ApiIdempotencyKey()
+  @ApiPayoutIdParam()
+  @ApiBody({ type: RedirectSessionRequest })
+  @ApiOkResponse({ description: 'A new handoff', type: RedirectSessionResponse, headers: REPLAYED_HEADER })
+  @ApiErrors({
+    400: IDEMPOTENCY_400,
+    403: [...PAYOUT_AUTH_403, 'customer_mismatch'],
+    404: [],
+    409: ['wrong_delivery', 'not_resumable', 'concurrent_update', ...IDEMPOTENCY_409],
+    413: [],
+    415: [],
+    422: IDEMPOTENCY_422,
+    503: IDEMPOTENCY_503,
+  })
   async session(
     @Principal() principal: PayoutPrincipal,
     @Param('payout_id') payoutId: string,
@@ -199,6 +349,23 @@ export class PayoutsController {
   @Post(':payout_id/cancel')
   @HttpCode(200)
   @RequiresScope('payouts:write')
+  @ApiOperation({
+    summary: 'Cancel Payout',
+    description:
+      'Scope `payouts:write`. No body. A payout already cancelled, expired or failed is returned unchanged.',
+  })
+  @ApiIdempotencyKey()
+  @ApiPayoutIdParam()
+  @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView, headers: REPLAYED_HEADER })
+  @ApiErrors({
+    400: IDEMPOTENCY_400,
+    404: [],
+    409: ['not_cancellable', 'concurrent_update', ...IDEMPOTENCY_409],
+    413: [],
+    415: [],
+    422: IDEMPOTENCY_422,
+    503: IDEMPOTENCY_503,
+  })
   async cancel(
     @Principal() principal: PayoutPrincipal,
     @Param('payout_id') payoutId: string,

@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MONEY_PATTERN_TEXT } from './payout.schemas';
+
+const ENVIRONMENTS = ['production', 'sandbox'];
+const SCOPES = ['payouts:read', 'payouts:write'];
+const environment = () => ApiProperty({ type: String, enum: ENVIRONMENTS });
+const money = () => ApiProperty({ type: String, pattern: MONEY_PATTERN_TEXT, example: '100.00' });
+
+export class CreateAccountResponse {
+  @ApiProperty({ type: String })
+  account_id!: string;
+
+  @ApiProperty({
+    type: String,
+    pattern: '^adm_',
+    description: "The account administrator's token, shown once",
+  })
+  admin_token!: string;
+}
+
+export class PayoutsApprovalResponse {
+  @ApiProperty({ type: String })
+  account_id!: string;
+
+  @ApiProperty({ type: Boolean })
+  payouts_approved!: boolean;
+}
+
+export class CreditFundsResponse {
+  @ApiProperty({ type: String })
+  account_id!: string;
+
+  @environment()
+  environment!: string;
+
+  @money()
+  credited!: string;
+
+  @ApiProperty({ type: 'integer', description: "The account ledger's version after the credit" })
+  ledger_version!: number;
+}
+
+export class LedgerLimits {
+  @money()
+  fee_per_payout!: string;
+
+  @money()
+  min_payout!: string;
+
+  @money()
+  max_payout!: string;
+
+  @money()
+  max_open_exposure!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 1_000_000 })
+  max_pending_per_customer!: number;
+}
+
+export class LimitsResponse {
+  @ApiProperty({ type: String })
+  account_id!: string;
+
+  @environment()
+  environment!: string;
+
+  @ApiProperty({ type: LedgerLimits })
+  limits!: LedgerLimits;
+}
+
+export class PayoutsEnabledResponse {
+  @environment()
+  environment!: string;
+
+  @ApiProperty({ type: Boolean })
+  enabled!: boolean;
+}
+
+export class IssuedCredentialResponse {
+  @ApiProperty({ type: String })
+  credential_id!: string;
+
+  @ApiProperty({ type: String, enum: ['checkout', 'payout'] })
+  kind!: string;
+
+  @environment()
+  environment!: string;
+
+  @ApiProperty({ type: String, enum: SCOPES, isArray: true })
+  scopes!: string[];
+
+  @ApiProperty({
+    type: String,
+    description: 'The Bearer token (prefix names kind and environment, e.g. pk_test_), shown once',
+  })
+  token!: string;
+
+  @ApiPropertyOptional({ type: String, description: "A checkout credential's API secret, shown once" })
+  secret?: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  created_at!: string;
+}
+
+export class CredentialSummary {
+  @ApiProperty({ type: String })
+  credential_id!: string;
+
+  @ApiProperty({ type: String, enum: ['checkout', 'payout'] })
+  kind!: string;
+
+  @environment()
+  environment!: string;
+
+  @ApiProperty({ type: String, enum: SCOPES, isArray: true })
+  scopes!: string[];
+
+  @ApiProperty({ type: String, description: 'The visible start of the token; never the token itself' })
+  token_hint!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  revoked_at!: string | null;
+}
+
+export class CredentialListResponse {
+  @ApiProperty({ type: [CredentialSummary] })
+  data!: CredentialSummary[];
+}
+
+export class RevokedCredentialResponse {
+  @ApiProperty({ type: String })
+  credential_id!: string;
+
+  @ApiProperty({ type: Boolean, enum: [true] })
+  revoked!: boolean;
+}
+
+export class ReturnUrlOriginsResponse {
+  @environment()
+  environment!: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'uri',
+    isArray: true,
+    description: 'Normalised origins, no duplicates',
+  })
+  origins!: string[];
+}

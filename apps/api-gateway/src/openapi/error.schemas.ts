@@ -1,0 +1,19 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** The inner object of every error (ARCHITECTURE 3). */
+export class ErrorDetail {
+  @ApiProperty({ description: 'Machine-readable error code', example: 'invalid_request' })
+  code!: string;
+
+  @ApiProperty({ description: 'Human-readable text' })
+  message!: string;
+
+  @ApiPropertyOptional({ description: 'The field the error is about, if any', example: 'amount' })
+  param?: string;
+}
+
+/** `{"error":{"code","message","param?"}}`: the body of every error the API answers. */
+export class ErrorBody {
+  @ApiProperty({ type: ErrorDetail })
+  error!: ErrorDetail;
+}
