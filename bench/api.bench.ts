@@ -1,0 +1,290 @@
+/**
+ * REST API throughput and latency on a PostgreSQL server, beside a bare Fastify handler taking
+ * the same requests in the same run (`bench/bare-fastify-server.ts`).
+ *
+ *   npm run bench:api     (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCOUNTS=40 npm run bench:api
+ *
+ * Creates a fresh database, starts the built api-gateway as its own process against it, sets up
+ * BENCH_ACCOUNTS funded accounts through the operator and dashboard APIs, then runs autocannon:
+ *   create  POST /sandbox/api/payout/create, a unique Idempotency-Key and merchant_reference per
+ *           request, spread round-robin over the accounts
+ *   get     GET /sandbox/api/payout/{id} over the payouts the create run made
+ * and the same two against the bare server. Rounds alternate gateway and bare; the summary gives
+ * medians. Everything runs on this machine (loopback only) and stops by itself.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createFreshDatabase } from './support/fresh-database';
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const OPERATOR_TOKEN = `op_${randomBytes(16).toString('hex')}`;
+const DIST = join(__dirname, '..');
+
+interface Measure {
+  target: 'gateway' | 'bare';
+  scenario: 'create' | 'get';
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function main(): Promise<void> {
+  const database = await createFreshDatabase(SERVER_URL, 'api_bench');
+  const gatewayPort = randomInt(4100, 4600);
+  const barePort = gatewayPort + 1;
+  const gateway = await startProcess('gateway', [join(DIST, 'apps/api-gateway/src/main.js')], {
+    DATABASE_URL: database.url,
+    PORT: String(gatewayPort),
+    HOST: '127.0.0.1',
+    OPERATOR_TOKEN,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    DEFAULT_MAX_PENDING_PER_CUSTOMER: '1000000',
+    DEFAULT_MAX_OPEN_EXPOSURE: '100000000000.00',
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DATABASE_POOL_SIZE: '40',
+  });
+  const bare = await startProcess('bare', [join(DIST, 'bench/bare-fastify-server.js'), String(barePort)], {});
+  try {
+    await waitReady(`http://127.0.0.1:${gatewayPort}/health/ready`);
+    const tokens = await setUpAccounts(`http://127.0.0.1:${gatewayPort}`);
+    const measures: Measure[] = [];
+    const created: string[] = [];
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const target of ['gateway', 'bare'] as const) {
+        const base = `http://127.0.0.1:${target === 'gateway' ? gatewayPort : barePort}`;
+        measures.push(await runCreate(target, base, tokens, target === 'gateway' ? created : []));
+        measures.push(await runGet(target, base, tokens, created));
+      }
+      printTable(`round ${round}`, measures.slice(-4));
+    }
+    const summary = (['create', 'get'] as const).flatMap((scenario) =>
+      (['gateway', 'bare'] as const).map((target) =>
+        medianOf(measures.filter((m) => m.scenario === scenario && m.target === target)),
+      ),
+    );
+    printTable(`median of ${ROUNDS} round(s)`, summary);
+    for (const scenario of ['create', 'get'] as const) {
+      const g = summary.find((m) => m.scenario === scenario && m.target === 'gateway')!;
+      const b = summary.find((m) => m.scenario === scenario && m.target === 'bare')!;
+      process.stdout.write(
+        `${scenario}: gateway at ${((100 * g.requestsPerSecond) / b.requestsPerSecond).toFixed(1)}% of bare Fastify\n`,
+      );
+    }
+    const dir = join(process.cwd(), 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary },
+        null,
+        2,
+      ),
+    );
+    process.stdout.write(`results saved to ${file}\n`);
+  } finally {
+    gateway.kill('SIGTERM');
+    bare.kill('SIGTERM');
+    await Promise.all([exited(gateway), exited(bare)]);
+    await database.drop();
+  }
+}
+
+async function setUpAccounts(base: string): Promise<string[]> {
+  const json = async (method: string, path: string, token: string, body: unknown) => {
+    const response = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, string>>;
+  };
+  const tokens: string[] = [];
+  for (let i = 0; i < ACCOUNTS; i += 1) {
+    const account = await json('POST', '/operator/accounts', OPERATOR_TOKEN, {
+      name: `bench ${i}`,
+      region: 'US',
+    });
+    const id = account.account_id!;
+    await json('POST', `/operator/accounts/${id}/payouts-approval`, OPERATOR_TOKEN, { approved: true });
+    await json('POST', `/operator/accounts/${id}/funds`, OPERATOR_TOKEN, {
+      environment: 'sandbox',
+      amount: '100000000.00',
+    });
+    await json('PUT', '/dashboard/payouts-enabled', account.admin_token!, {
+      environment: 'sandbox',
+      enabled: true,
+    });
+    const credential = await json('POST', '/dashboard/credentials', account.admin_token!, {
+      kind: 'payout',
+      environment: 'sandbox',
+    });
+    tokens.push(credential.token!);
+  }
+  return tokens;
+}
+
+async function runCreate(
+  target: Measure['target'],
+  base: string,
+  tokens: string[],
+  created: string[],
+): Promise<Measure> {
+  let next = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/sandbox/api/payout/create',
+        // Each connection sends one request at a time, so its context carries the token of the
+        // request whose answer arrives next: that is how the get run knows each payout's owner.
+        setupRequest: (request, context) => {
+          const i = (next += 1);
+          const reference = `bench-${randomUUID()}`;
+          const token = tokens[i % tokens.length]!;
+          (context as { token?: string }).token = token;
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${token}`,
+              'idempotency-key': reference,
+            },
+            body: JSON.stringify({
+              amount: '1.00',
+              merchant_reference: reference,
+              delivery: 'link',
+              customer_email: `${reference}@example.com`,
+            }),
+          };
+        },
+        onResponse: (status, body, context) => {
+          if (status !== 201 || created.length >= 50_000) return;
+          const id = (JSON.parse(body) as { payout_id: string }).payout_id;
+          created.push(id);
+          owners.set(id, (context as { token?: string }).token ?? tokens[0]!);
+        },
+      },
+    ],
+  });
+  return toMeasure(target, 'create', result);
+}
+
+async function runGet(
+  target: Measure['target'],
+  base: string,
+  tokens: string[],
+  created: string[],
+): Promise<Measure> {
+  let next = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          const i = (next += 1) % Math.max(1, created.length);
+          return {
+            ...request,
+            path: `/sandbox/api/payout/${created[i] ?? 'po_000000000000000000000000'}`,
+            headers: { authorization: `Bearer ${owners.get(created[i] ?? '') ?? tokens[0]!}` },
+          };
+        },
+      },
+    ],
+  });
+  return toMeasure(target, 'get', result);
+}
+
+/** payout id → the token of the account that created it. */
+const owners = new Map<string, string>();
+
+function toMeasure(
+  target: Measure['target'],
+  scenario: Measure['scenario'],
+  result: autocannon.Result,
+): Measure {
+  return {
+    target,
+    scenario,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function medianOf(measures: Measure[]): Measure {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const first = measures[0]!;
+  return {
+    target: first.target,
+    scenario: first.scenario,
+    requestsPerSecond: median(measures.map((m) => m.requestsPerSecond)),
+    p50Ms: median(measures.map((m) => m.p50Ms)),
+    p99Ms: median(measures.map((m) => m.p99Ms)),
+    non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0),
+    errors: measures.reduce((sum, m) => sum + m.errors, 0),
+  };
+}
+
+function printTable(title: string, measures: Measure[]): void {
+  process.stdout.write(`\n${title}\nscenario  target    req/s     p50 ms   p99 ms   non-2xx  errors\n`);
+  for (const m of measures) {
+    process.stdout.write(
+      `${m.scenario.padEnd(9)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}\n`,
+    );
+  }
+}
+
+function startProcess(name: string, args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk.toString()}`));
+  child.stdout?.resume();
+  return Promise.resolve(child);
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 600; i += 1) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} not ready after 60 s`);
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
