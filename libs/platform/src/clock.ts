@@ -1,6 +1,11 @@
-/** The one place the application reads the time; the domain gets it as a value. */
+import type { Environment } from '@payouts/domain';
+
+/**
+ * The one place the application reads the time; the domain gets it as a value. The sandbox may
+ * run ahead of real time (the operator's sandbox clock); production never does.
+ */
 export interface Clock {
-  now(): Date;
+  now(environment?: Environment): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };

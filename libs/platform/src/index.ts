@@ -9,3 +9,4 @@ export * from './http/api-error';
 export * from './http/api-exception.filter';
 export * from './http/domain-error-statuses';
 export * from './http/api-validation.pipe';
+export * from './sandbox-clock';

@@ -7,7 +7,7 @@ import { PostgresEventStore } from '@payouts/event-store';
 import type { EventStore } from '@payouts/event-store';
 import { createReadModelClient } from '@payouts/read-models';
 import type { ReadModelClient } from '@payouts/read-models';
-import { systemClock } from './clock';
+import { SandboxAwareClock } from './sandbox-clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE, READ_MODELS, SQL_CLIENT } from './tokens';
 
 /** Closes the database last, after every subscriber stopped in onModuleDestroy. */
@@ -41,7 +41,6 @@ export class InfrastructureModule {
       imports: [CqrsModule.forRoot()],
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: CLOCK, useValue: systemClock },
         {
           provide: SQL_CLIENT,
           useFactory: async () => {
@@ -59,6 +58,12 @@ export class InfrastructureModule {
           },
         },
         {
+          provide: SandboxAwareClock,
+          useFactory: (db: SqlClient) => new SandboxAwareClock(db),
+          inject: [SQL_CLIENT],
+        },
+        { provide: CLOCK, useExisting: SandboxAwareClock },
+        {
           provide: EVENT_STORE,
           useFactory: (db: SqlClient) => new PostgresEventStore(db),
           inject: [SQL_CLIENT],
@@ -70,7 +75,7 @@ export class InfrastructureModule {
         },
         InfrastructureShutdown,
       ],
-      exports: [APP_CONFIG, CLOCK, SQL_CLIENT, EVENT_STORE, READ_MODELS],
+      exports: [APP_CONFIG, CLOCK, SandboxAwareClock, SQL_CLIENT, EVENT_STORE, READ_MODELS],
     };
   }
 }

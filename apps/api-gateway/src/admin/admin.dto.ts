@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_SANDBOX_ADVANCE_SECONDS } from '@payouts/platform';
 import {
   ArrayMaxSize,
   IsArray,
@@ -124,4 +125,14 @@ export class ReturnUrlOriginsDto {
   @IsString({ each: true })
   @Length(1, 2048, { each: true })
   origins!: string[];
+}
+
+export class SandboxClockDto {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_SANDBOX_ADVANCE_SECONDS })
+  @IsInt({ message: 'advance_seconds must be a whole number of seconds' })
+  @Min(1, { message: 'advance_seconds must be at least 1 (the sandbox clock only moves forward)' })
+  @Max(MAX_SANDBOX_ADVANCE_SECONDS, {
+    message: `advance_seconds must be at most ${MAX_SANDBOX_ADVANCE_SECONDS}`,
+  })
+  advance_seconds!: number;
 }

@@ -4,17 +4,24 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { CreditFundsCommand, SetLedgerLimitsCommand } from '@payouts/payouts';
-import { ApiError, apiValidationPipe, APP_CONFIG } from '@payouts/platform';
+import { ApiError, apiValidationPipe, APP_CONFIG, SandboxAwareClock } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
 import {
   CreateAccountResponse,
   CreditFundsResponse,
   LimitsResponse,
   PayoutsApprovalResponse,
+  SandboxClockResponse,
 } from '../openapi/admin.schemas';
 import { ApiErrors } from '../openapi/decorators';
 import { assertOperator } from './admin-auth';
-import { CreateAccountDto, CreditFundsDto, LimitsDto, PayoutsApprovalDto } from './admin.dto';
+import {
+  CreateAccountDto,
+  CreditFundsDto,
+  LimitsDto,
+  PayoutsApprovalDto,
+  SandboxClockDto,
+} from './admin.dto';
 
 /** The service operator's API (ARCHITECTURE 4), authenticated by OPERATOR_TOKEN. */
 @Controller('operator')
@@ -26,7 +33,22 @@ export class OperatorController {
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly commands: CommandBus,
+    private readonly clock: SandboxAwareClock,
   ) {}
+
+  /** Moves the sandbox's time forward (never production's), so expiry and retries can be tested. */
+  @Post('sandbox/clock')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Advance the sandbox clock' })
+  @ApiOkResponse({ type: SandboxClockResponse })
+  async advanceSandboxClock(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: SandboxClockDto,
+  ) {
+    assertOperator(auth, this.config.operatorToken);
+    const { sandboxNow, offsetSeconds } = await this.clock.advance(body.advance_seconds);
+    return { sandbox_now: sandboxNow.toISOString(), offset_seconds: offsetSeconds };
+  }
 
   /** A new account with the default fee and limits in both environments; the admin token is shown once. */
   @Post('accounts')

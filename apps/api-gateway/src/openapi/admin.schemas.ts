@@ -150,3 +150,14 @@ export class ReturnUrlOriginsResponse {
   })
   origins!: string[];
 }
+
+export class SandboxClockResponse {
+  @ApiProperty({ type: String, format: 'date-time', description: 'The sandbox time after the advance' })
+  sandbox_now!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'How far the sandbox now runs ahead of real time, in seconds',
+  })
+  offset_seconds!: number;
+}

@@ -44,7 +44,7 @@ export class CancelPayoutHandler implements ICommandHandler<CancelPayoutCommand,
     const ledgerId = ledgerStreamId(accountId, environment);
     return this.locks.run(ledgerId, () =>
       retryOnConflict(async () => {
-        const now = this.clock.now();
+        const now = this.clock.now(environment);
         const payout = await loadAggregate(
           this.store,
           payoutStreamId(payoutId),

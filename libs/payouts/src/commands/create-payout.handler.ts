@@ -61,7 +61,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
 
     return this.locks.run(ledgerId, () =>
       retryOnConflict(async () => {
-        const now = this.clock.now();
+        const now = this.clock.now(input.environment);
         const [ledger, reference] = await Promise.all([
           this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState()),
           loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),

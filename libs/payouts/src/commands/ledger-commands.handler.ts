@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   decideLedger,
+  Environment,
   evolveLedger,
   initialLedgerState,
   LEDGER_EVENT_SCHEMA_VERSIONS,
@@ -25,13 +26,14 @@ async function runLedgerCommand(
   clock: Clock,
   locks: LedgerLocks,
   cache: AggregateCache,
+  environment: Environment,
   streamId: string,
   command: LedgerCommand,
 ): Promise<LedgerCommandResult> {
   return locks.run(streamId, () =>
     retryOnConflict(async () => {
       const ledger = await cache.load(store, streamId, evolveLedger, initialLedgerState());
-      const events = decideLedger(command, ledger.state, clock.now());
+      const events = decideLedger(command, ledger.state, clock.now(environment));
       if (events.length === 0) return { ledgerVersion: ledger.version };
       const result = await appendWithReadModels(store, [
         {
@@ -64,6 +66,7 @@ export class CreditFundsHandler implements ICommandHandler<CreditFundsCommand, L
       this.clock,
       this.locks,
       this.cache,
+      environment,
       ledgerStreamId(accountId, environment),
       {
         type: 'CreditFunds',
@@ -89,6 +92,7 @@ export class SetLedgerLimitsHandler implements ICommandHandler<SetLedgerLimitsCo
       this.clock,
       this.locks,
       this.cache,
+      environment,
       ledgerStreamId(accountId, environment),
       {
         type: 'SetLedgerLimits',

@@ -46,7 +46,7 @@ async function changeAccess(
     const events = decidePayout(
       command({ id: access.id, tokenHash: access.tokenHash }),
       payout.state,
-      clock.now(),
+      clock.now(scope.environment),
     );
     if (events.length === 0) return { payout: payout.state, accessToken: null, accessExpiresAt: null };
     await appendWithReadModels(store, [
