@@ -1,17 +1,9 @@
+import { PAYOUT_STATUSES } from '@payouts/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Decimal string, no sign or exponent, at most two decimals (as CreatePayoutDto accepts it). */
 export const MONEY_PATTERN_TEXT = '^(0|[1-9]\\d{0,14})(\\.\\d{1,2})?$';
 export const PAYOUT_ID_PATTERN_TEXT = '^po_[0-9a-f]{24}$';
-export const PAYOUT_STATUSES = [
-  'awaiting_choice',
-  'processing',
-  'review_required',
-  'paid',
-  'cancelled',
-  'expired',
-  'failed',
-];
 
 const money = (description: string) =>
   ApiProperty({ type: String, pattern: MONEY_PATTERN_TEXT, example: '25.00', description });

@@ -1,15 +1,8 @@
+import { PAYOUT_STATUSES } from '@payouts/domain';
 import { ApiError } from '@payouts/platform';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ListFilters } from './payout-queries';
 
-const STATUSES = [
-  'awaiting_choice',
-  'processing',
-  'review_required',
-  'paid',
-  'cancelled',
-  'expired',
-  'failed',
-];
+const STATUSES: readonly string[] = PAYOUT_STATUSES;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const KNOWN = new Set(['merchant_reference', 'customer_id', 'status', 'since', 'until', 'limit', 'offset']);
 

@@ -13,6 +13,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { PAYOUT_STATUSES } from '@payouts/domain';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -65,7 +66,6 @@ import {
   ClaimLinkResponse,
   CreatePayoutResponse,
   ListPayoutsResponse,
-  PAYOUT_STATUSES,
   PayoutMerchantView,
   RedirectSessionRequest,
   RedirectSessionResponse,
@@ -203,7 +203,7 @@ export class PayoutsController {
     description: 'Created at or after (ISO 8601 UTC)',
     schema: { type: 'string', format: 'date-time' },
   })
-  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: PAYOUT_STATUSES } })
+  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PAYOUT_STATUSES] } })
   @ApiQuery({ name: 'customer_id', required: false, schema: { type: 'string', maxLength: 191 } })
   @ApiQuery({ name: 'merchant_reference', required: false, schema: { type: 'string', maxLength: 191 } })
   @ApiOkResponse({ description: 'One page of payouts', type: ListPayoutsResponse })

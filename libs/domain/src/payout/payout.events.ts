@@ -6,8 +6,17 @@ import { Environment } from '../shared/decider';
  * (PAYOUT_EVENT_SCHEMA_VERSIONS) so an upcaster can read old events after a change.
  */
 export type PayoutDelivery = 'link' | 'redirect';
-export type PayoutStatus =
-  'awaiting_choice' | 'processing' | 'review_required' | 'paid' | 'cancelled' | 'expired' | 'failed';
+/** Every payout status (spec 3.2), in lifecycle order. */
+export const PAYOUT_STATUSES = [
+  'awaiting_choice',
+  'processing',
+  'review_required',
+  'paid',
+  'cancelled',
+  'expired',
+  'failed',
+] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export type PayoutCreated = {
   type: 'PayoutCreated';
