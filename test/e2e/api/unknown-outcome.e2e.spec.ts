@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
-import { loadConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore } from '@payouts/event-store';
 import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
-import { ApiExceptionFilter, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
-import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
-import { client, linkBody, merchant, newKey, OPERATOR_TOKEN } from './gateway-harness';
+import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { client, linkBody, merchant, newKey } from './gateway-harness';
+import { startTestingGateway, TestingGateway } from './testing-gateway';
 
 /**
  * The event store as the network sees it on a bad day: the next appends of a payout either
@@ -35,31 +31,20 @@ class FlakyEventStore {
 }
 
 describe('a create whose outcome cannot be known', () => {
-  let app: NestFastifyApplication;
+  let gateway: TestingGateway;
   let flaky: FlakyEventStore;
   let call: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    const config = loadConfig({
-      DATA_DIR: ':memory:',
-      OPERATOR_TOKEN,
-      LOG_LEVEL: 'silent',
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    });
-    const moduleRef = await Test.createTestingModule({ imports: [AllInOneAppModule.forRoot(config)] })
-      .overrideProvider(EVENT_STORE)
-      .useFactory({
+    gateway = await startTestingGateway((builder) =>
+      builder.overrideProvider(EVENT_STORE).useFactory({
         factory: (db: SqlClient) => (flaky = new FlakyEventStore(new PostgresEventStore(db))),
         inject: [SQL_CLIENT],
-      })
-      .compile();
-    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
-    app.useGlobalFilters(new ApiExceptionFilter());
-    await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address();
-    call = client(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+      }),
+    );
+    call = client(gateway.url);
   });
-  afterAll(() => app.close());
+  afterAll(() => gateway.close());
 
   it.each(['after_commit', 'before_send'] as const)(
     'answers 503 attempt_unresolved when the store times out (%s); the retry with the same key gives one payout',
