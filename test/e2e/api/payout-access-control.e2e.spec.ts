@@ -151,7 +151,7 @@ describe.each(testBackends().map((b) => b.name))('who may call the payout endpoi
   it('lists credentials without any secret, and shows a token and checkout secret only when issued', async () => {
     const checkout = await issue(owner, { kind: 'checkout', environment: 'sandbox' });
     expect(checkout.token).toMatch(/^ck_test_/);
-    expect(checkout.secret).toBeTruthy();
+    expect(checkout.secret).toMatch(/^cks_[\w-]{43}$/);
     const listed = await call('GET', '/dashboard/credentials', { token: owner.adminToken });
     const text = JSON.stringify(listed.body);
     expect(text).not.toContain(checkout.token);
