@@ -1,7 +1,9 @@
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore } from '@payouts/event-store';
 import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
+import { IdempotencyStore } from '@payouts/idempotency';
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
 import { client, linkBody, merchant, newKey } from './gateway-harness';
 import { startTestingGateway, TestingGateway } from './testing-gateway';
 
@@ -117,4 +119,56 @@ describe('a create whose outcome cannot be known', () => {
       });
     },
   );
+});
+
+describe('a create whose answer could not be stored', () => {
+  let gateway: TestingGateway;
+  let failNextComplete = false;
+
+  beforeAll(async () => {
+    gateway = await startTestingGateway((builder) =>
+      builder.overrideProvider(IDEMPOTENCY).useFactory({
+        factory: (db: SqlClient) => {
+          const store = new IdempotencyStore(db);
+          const complete = store.complete.bind(store);
+          store.complete = async (...args: Parameters<IdempotencyStore['complete']>) => {
+            if (failNextComplete) {
+              failNextComplete = false;
+              throw new Error('connection reset while storing the answer');
+            }
+            return complete(...args);
+          };
+          return store;
+        },
+        inject: [SQL_CLIENT],
+      }),
+    );
+  });
+  afterAll(() => gateway.close());
+
+  it('answers 503 attempt_unresolved, and the retry with the same key returns the payout that was created', async () => {
+    const call = client(gateway.url);
+    const shop = await merchant(call, '100.00');
+    const key = newKey();
+    failNextComplete = true;
+    const first = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key,
+      body: linkBody('unstored'),
+    });
+    expect([first.status, first.body.error.code]).toEqual([503, 'attempt_unresolved']);
+
+    const retry = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key,
+      body: linkBody('unstored'),
+    });
+    expect(retry.status).toBe(201);
+    expect(retry.body.payout_url).toBeNull();
+    const listed = await call('GET', '/sandbox/api/payout/list?merchant_reference=unstored', {
+      token: shop.token,
+    });
+    expect(listed.body.total).toBe(1);
+    expect(listed.body.data[0].payout_id).toBe(retry.body.payout_id);
+  });
 });

@@ -102,21 +102,31 @@ export class IdempotentRequests {
           throw refusal;
         }
       }
-      await this.store.release(scope, key).catch((releaseError: unknown) => {
-        this.logger.error(`could not release an unresolved key: ${String(releaseError)}`);
-      });
-      this.logger.warn(
-        `attempt outcome unknown, key released: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      throw new ApiError(
-        503,
-        'attempt_unresolved',
-        'the outcome of this attempt is not known; retry with the same Idempotency-Key, or find the payout by merchant_reference',
-        undefined,
-        { 'Retry-After': '1' },
-      );
+      throw await this.unresolved(scope, key, error);
     }
-    await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
+    try {
+      await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
+    } catch (error) {
+      // The work is done but its answer is not stored: the retry finds the resource by its id.
+      throw await this.unresolved(scope, key, error);
+    }
     return { status: answer.status, body: answer.body, replayed: false };
+  }
+
+  /** Releases the key (keeping its resource id for the retry) and says the outcome is unknown. */
+  private async unresolved(scope: IdempotencyScope, key: string, cause: unknown): Promise<ApiError> {
+    await this.store.release(scope, key).catch((releaseError: unknown) => {
+      this.logger.error(`could not release an unresolved key: ${String(releaseError)}`);
+    });
+    this.logger.warn(
+      `attempt outcome unknown, key released: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    return new ApiError(
+      503,
+      'attempt_unresolved',
+      'the outcome of this attempt is not known; retry with the same Idempotency-Key, or find the payout by merchant_reference',
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
 }
