@@ -18,12 +18,13 @@
  * summary gives the median seconds of each mode and the median of the per-round ratios. The
  * database is dropped at the end.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { migrate, PostgresSqlClient } from '@payouts/database';
 import { ExpectedVersion, NewEvent, PostgresEventStore } from '@payouts/event-store';
+import { createFreshDatabase } from './support/fresh-database';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const EVENTS = positiveInt(process.env.BENCH_EVENTS, 100_000);
@@ -53,16 +54,13 @@ interface Measurement {
 async function main(): Promise<void> {
   if (EVENTS % (SLICES * BATCH) !== 0)
     throw new Error(`BENCH_EVENTS must be a multiple of ${SLICES * BATCH}`);
-  const name = `event_store_bench_${randomBytes(5).toString('hex')}`;
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  await onServer(`CREATE DATABASE ${name}`);
+  const database = await createFreshDatabase(SERVER_URL, 'event_store_bench');
   const db = new PostgresSqlClient({
-    connectionString: url.toString(),
+    connectionString: database.url,
     maxConnections: WRITERS,
     applicationName: 'bench-store',
   });
-  const raw = new Pool({ connectionString: url.toString(), max: WRITERS, application_name: 'bench-raw' });
+  const raw = new Pool({ connectionString: database.url, max: WRITERS, application_name: 'bench-raw' });
   try {
     await migrate(db);
     await db.exec(RAW_TABLE_SQL);
@@ -103,7 +101,7 @@ async function main(): Promise<void> {
   } finally {
     await raw.end();
     await db.close();
-    await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
   }
 }
 
@@ -304,16 +302,6 @@ function positiveInt(raw: string | undefined, fallback: number): number {
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`expected a positive integer, got ${raw}`);
   return value;
-}
-
-async function onServer(sql: string): Promise<void> {
-  const client = new Client({ connectionString: SERVER_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 main().catch((error: unknown) => {

@@ -140,3 +140,15 @@ export const linkBody = (reference: string, amount = '10.00') => ({
   delivery: 'link',
   customer_email: `${reference}@example.com`,
 });
+
+/** The fields every payout answer starts with (Create's response and the merchant view). */
+export const PAYOUT_CORE_FIELDS = [
+  'payout_id',
+  'status',
+  'status_version',
+  'amount',
+  'fee',
+  'total_reserved',
+  'currency',
+  'funds_released',
+];

@@ -1,5 +1,15 @@
 import { testBackends } from '@payouts/testing';
-import { Call, client, Gateway, linkBody, merchant, Merchant, newKey, startGateway } from './gateway-harness';
+import {
+  Call,
+  client,
+  Gateway,
+  linkBody,
+  merchant,
+  Merchant,
+  newKey,
+  PAYOUT_CORE_FIELDS,
+  startGateway,
+} from './gateway-harness';
 
 describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP on %s', (backend) => {
   let gateway: Gateway;
@@ -45,14 +55,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     });
     expect(Object.keys(got.body).sort()).toEqual(
       [
-        'payout_id',
-        'status',
-        'status_version',
-        'amount',
-        'fee',
-        'total_reserved',
-        'currency',
-        'funds_released',
+        ...PAYOUT_CORE_FIELDS,
         'merchant_reference',
         'customer_id',
         'delivery',

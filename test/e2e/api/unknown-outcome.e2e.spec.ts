@@ -4,7 +4,7 @@ import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@pay
 import { IdempotencyStore } from '@payouts/idempotency';
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
-import { client, linkBody, merchant, newKey } from './gateway-harness';
+import { client, linkBody, merchant, newKey, PAYOUT_CORE_FIELDS } from './gateway-harness';
 import { startTestingGateway, TestingGateway } from './testing-gateway';
 
 /**
@@ -80,19 +80,7 @@ describe('a create whose outcome cannot be known', () => {
         total_reserved: '10.50',
       });
       expect(Object.keys(retry.body).sort()).toEqual(
-        [
-          'payout_id',
-          'status',
-          'status_version',
-          'amount',
-          'fee',
-          'total_reserved',
-          'currency',
-          'funds_released',
-          'payout_url',
-          'access_link_expires_at',
-          'payout_expires_at',
-        ].sort(),
+        [...PAYOUT_CORE_FIELDS, 'payout_url', 'access_link_expires_at', 'payout_expires_at'].sort(),
       );
       if (fault === 'after_commit') {
         // The first attempt wrote it: the retry returns that payout, whose link was never shown.

@@ -76,7 +76,8 @@ export class PayoutsEnabledResponse {
   enabled!: boolean;
 }
 
-export class IssuedCredentialResponse {
+/** What every view of a credential shows. */
+class CredentialFields {
   @ApiProperty({ type: String })
   credential_id!: string;
 
@@ -88,7 +89,9 @@ export class IssuedCredentialResponse {
 
   @ApiProperty({ type: String, enum: SCOPES, isArray: true })
   scopes!: string[];
+}
 
+export class IssuedCredentialResponse extends CredentialFields {
   @ApiProperty({
     type: String,
     description: 'The Bearer token (prefix names kind and environment, e.g. pk_test_), shown once',
@@ -102,19 +105,7 @@ export class IssuedCredentialResponse {
   created_at!: string;
 }
 
-export class CredentialSummary {
-  @ApiProperty({ type: String })
-  credential_id!: string;
-
-  @ApiProperty({ type: String, enum: ['checkout', 'payout'] })
-  kind!: string;
-
-  @environment()
-  environment!: string;
-
-  @ApiProperty({ type: String, enum: SCOPES, isArray: true })
-  scopes!: string[];
-
+export class CredentialSummary extends CredentialFields {
   @ApiProperty({ type: String, description: 'The visible start of the token; never the token itself' })
   token_hint!: string;
 

@@ -14,12 +14,8 @@ export function payoutUrl(
   return `${baseUrl}${prefix}/${delivery === 'link' ? 'claim' : 'handoff'}/${token}`;
 }
 
-/** Create Payout's response (spec 4.2). */
-export function createPayoutResponse(
-  payout: ExistingPayout,
-  url: string | null,
-  accessLinkExpiresAt: string,
-) {
+/** The fields every payout answer starts with: identity, status and money. */
+function payoutCore(payout: ExistingPayout) {
   return {
     payout_id: payout.payoutId,
     status: payout.status,
@@ -29,6 +25,17 @@ export function createPayoutResponse(
     total_reserved: payout.totalReserved,
     currency: payout.currency,
     funds_released: payout.fundsReleased,
+  };
+}
+
+/** Create Payout's response (spec 4.2). */
+export function createPayoutResponse(
+  payout: ExistingPayout,
+  url: string | null,
+  accessLinkExpiresAt: string,
+) {
+  return {
+    ...payoutCore(payout),
     payout_url: url,
     access_link_expires_at: accessLinkExpiresAt,
     payout_expires_at: payout.payoutExpiresAt,
@@ -38,14 +45,7 @@ export function createPayoutResponse(
 /** The merchant view (spec 2.2) straight from the aggregate, for commands that return a payout. */
 export function payoutMerchantView(payout: ExistingPayout) {
   return {
-    payout_id: payout.payoutId,
-    status: payout.status,
-    status_version: payout.statusVersion,
-    amount: payout.amount,
-    fee: payout.fee,
-    total_reserved: payout.totalReserved,
-    currency: payout.currency,
-    funds_released: payout.fundsReleased,
+    ...payoutCore(payout),
     merchant_reference: payout.merchantReference,
     customer_id: payout.customerId,
     delivery: payout.delivery,

@@ -6,6 +6,7 @@ import {
   PayoutDelivery,
   PayoutEvent,
   PayoutStatus,
+  PAYOUT_STATUSES,
   RedirectSessionStarted,
 } from '../payout/payout.events';
 
@@ -185,12 +186,4 @@ export function historyIn(status: PayoutStatus, delivery: PayoutDelivery = 'link
   }
 }
 
-export const ALL_STATUSES: PayoutStatus[] = [
-  'awaiting_choice',
-  'processing',
-  'review_required',
-  'paid',
-  'cancelled',
-  'expired',
-  'failed',
-];
+export const ALL_STATUSES: PayoutStatus[] = [...PAYOUT_STATUSES];
