@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   const database = await createFreshDatabase(SERVER_URL, 'api_bench');
   const gatewayPort = randomInt(4100, 4600);
   const barePort = gatewayPort + 1;
-  const gateway = await startProcess('gateway', [join(DIST, 'apps/api-gateway/src/main.js')], {
+  // BENCH_GATEWAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the gateway under load.
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const gateway = await startProcess('gateway', [...nodeArgs, join(DIST, 'apps/api-gateway/src/main.js')], {
     DATABASE_URL: database.url,
     PORT: String(gatewayPort),
     HOST: '127.0.0.1',

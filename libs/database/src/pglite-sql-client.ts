@@ -33,6 +33,7 @@ export class PgliteSqlClient implements SqlClient {
           const result = await pgliteTx.query<Row>(sql, params as unknown[] | undefined);
           return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
         },
+        queryPrepared: (sql, params) => tx.query(sql, params),
       };
       return work(tx);
     });

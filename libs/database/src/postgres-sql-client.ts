@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Pool, PoolConfig } from 'pg';
+import { Pool, PoolConfig, QueryConfig } from 'pg';
 import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 
 export interface PostgresClientOptions {
@@ -36,13 +36,18 @@ export class PostgresSqlClient implements SqlClient {
   private readonly preparedNames = new Map<string, string>();
 
   async queryPrepared<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
+    const result = await this.pool.query(this.preparedQuery(sql, params));
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+  }
+
+  /** pg keeps the parsed statement per connection under this name and parses it once there. */
+  private preparedQuery(sql: string, params: readonly unknown[]): QueryConfig {
     let name = this.preparedNames.get(sql);
     if (name === undefined) {
       name = `stmt_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
       this.preparedNames.set(sql, name);
     }
-    const result = await this.pool.query({ name, text: sql, values: [...params] });
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+    return { name, text: sql, values: [...params] };
   }
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
@@ -50,6 +55,10 @@ export class PostgresSqlClient implements SqlClient {
     const tx: SqlQueryable = {
       query: async <Row>(sql: string, params?: readonly unknown[]) => {
         const result = await client.query(sql, params as unknown[] | undefined);
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      },
+      queryPrepared: async <Row>(sql: string, params: readonly unknown[] = []) => {
+        const result = await client.query(this.preparedQuery(sql, params));
         return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
       },
     };

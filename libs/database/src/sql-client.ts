@@ -11,21 +11,21 @@ export interface SqlResult<Row> {
 
 export interface SqlQueryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>>;
+  /**
+   * A fixed statement that runs very often (the hot paths: appends, inline projections, idempotency):
+   * on a server it is parsed and planned once per connection (a named prepared statement); PGlite
+   * plans in-process and runs it as a plain query. Only for constant SQL text, never built from input.
+   */
+  queryPrepared<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<SqlResult<Row>>;
 }
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface SqlClient extends SqlQueryable {
   readonly kind: DatabaseKind;
-  /**
-   * A statement that runs on its own (autocommit) and runs very often: on a server it is parsed
-   * and planned once per connection (a named prepared statement); PGlite plans in-process and
-   * runs it as a plain query.
-   */
-  queryPrepared<Row = Record<string, unknown>>(
-    sql: string,
-    params?: readonly unknown[],
-  ): Promise<SqlResult<Row>>;
   /** Runs `work` in one transaction on one connection; commits if it resolves, rolls back if it throws. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (migrations). */

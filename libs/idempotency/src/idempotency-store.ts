@@ -1,4 +1,4 @@
-import { SqlClient } from '@payouts/database';
+import { SqlClient, SqlQueryable } from '@payouts/database';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION_DAYS } from './idempotency-key';
 
 /** A key means one thing only within its account, environment, method and path (ARCHITECTURE 3). */
@@ -178,17 +178,41 @@ export class IdempotencyStore {
    * over), the first answer stays.
    */
   async complete(scope: IdempotencyScope, key: string, status: number, body: unknown): Promise<void> {
+    await this.completeWith(this.db, scope, key, status, body);
+  }
+
+  /**
+   * complete, inside the caller's transaction: the work and its stored answer commit together,
+   * or neither does (and the key stays in flight for the unresolved path).
+   */
+  completeWithin(
+    tx: SqlQueryable,
+    scope: IdempotencyScope,
+    key: string,
+    status: number,
+    body: unknown,
+  ): Promise<void> {
+    return this.completeWith(tx, scope, key, status, body);
+  }
+
+  private async completeWith(
+    db: SqlQueryable,
+    scope: IdempotencyScope,
+    key: string,
+    status: number,
+    body: unknown,
+  ): Promise<void> {
     const keyParams = checkedKeyParams(scope, key);
     if (!Number.isInteger(status) || status < 100 || status > 599) {
       throw new RangeError(`status must be an HTTP status (100-599), not ${String(status)}`);
     }
-    const updated = await this.db.queryPrepared<{ resource_id: string }>(COMPLETE_SQL, [
+    const updated = await db.queryPrepared<{ resource_id: string }>(COMPLETE_SQL, [
       ...keyParams,
       status,
       storableBody(body),
       this.nowParam(),
     ]);
-    if (updated.rows.length === 0) await this.requireExisting(keyParams, 'complete');
+    if (updated.rows.length === 0) await this.requireExisting(db, keyParams, 'complete');
   }
 
   /**
@@ -200,7 +224,7 @@ export class IdempotencyStore {
   async release(scope: IdempotencyScope, key: string): Promise<void> {
     const keyParams = checkedKeyParams(scope, key);
     const updated = await this.db.query<{ resource_id: string }>(RELEASE_SQL, keyParams);
-    if (updated.rows.length === 0) await this.requireExisting(keyParams, 'release');
+    if (updated.rows.length === 0) await this.requireExisting(this.db, keyParams, 'release');
   }
 
   /** Deletes keys first used more than IDEMPOTENCY_RETENTION_DAYS ago; returns how many. */
@@ -219,8 +243,8 @@ export class IdempotencyStore {
     return this.now ? this.now().toISOString() : null;
   }
 
-  private async requireExisting(keyParams: string[], operation: string): Promise<void> {
-    const existing = await this.db.query<{ state: string }>(EXISTS_SQL, keyParams);
+  private async requireExisting(db: SqlQueryable, keyParams: string[], operation: string): Promise<void> {
+    const existing = await db.query<{ state: string }>(EXISTS_SQL, keyParams);
     if (existing.rows.length === 0) {
       throw new Error(`${operation}: no idempotency key was begun for this scope and key`);
     }

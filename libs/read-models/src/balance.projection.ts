@@ -1,13 +1,21 @@
 import Big from 'big.js';
 import { SqlQueryable } from '@payouts/database';
-import { LEDGER_EVENT_SCHEMA_VERSIONS, LedgerEvent } from '@payouts/domain';
+import {
+  DomainError,
+  LEDGER_EVENT_SCHEMA_VERSIONS,
+  LedgerEvent,
+  ledgerOwnerFromStreamId,
+} from '@payouts/domain';
+import { isContiguous, ProjectableEvent } from './projectable-event';
 
 /**
  * The balance read model: one row per ledger (account + environment) with running totals.
  * Totals move by exact decimal deltas (big.js), one ledger event at a time and strictly in
- * stream order: the row remembers the ledger version it reflects, and any events between that
- * version and `upToVersion` are read and applied in the same transaction. A replay of an already
- * applied event therefore changes nothing, and a row that is behind heals itself.
+ * stream order: the row remembers the ledger version it reflects. In the common case (the row is
+ * at the version just before a batch that only moves money) the batch's summed deltas are added in
+ * one statement; otherwise the row is locked and every event between its version and the batch's
+ * last is read and applied in the same transaction. A replay of an already applied event
+ * therefore changes nothing, and a row that is behind heals itself.
  */
 export interface BalanceRow {
   account_id: string;
@@ -33,34 +41,76 @@ const BALANCE_COLUMNS = `account_id, environment, ledger_version, currency, fund
   retained_target::text, fee_per_payout::text, min_payout::text, max_payout::text, max_open_exposure::text,
   max_pending_per_customer, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
 
+/** Balance and Create refuse when the balance read model trails the ledger by more events than this. */
+export const BALANCE_MAX_LAG_EVENTS = 100;
+
+/** Raised in a command's own append when the balance trails the ledger beyond the bound it gave. */
+export class BalanceUnavailableError extends DomainError {
+  constructor(message = 'the balance is being recalculated; try again shortly') {
+    super('balance_unavailable', message);
+    this.name = 'BalanceUnavailableError';
+  }
+}
+
+// The common case in one statement: the row is exactly at the version before the batch, and the
+// batch only moves money, so its exact decimal deltas (summed with big.js) are added in numeric.
+const APPLY_DELTAS_SQL = `UPDATE payout_balances SET ledger_version = $4::integer,
+    funds_in = funds_in + $5::numeric, available = available + $6::numeric,
+    customer_payout_holds = customer_payout_holds + $7::numeric,
+    customer_payouts_settled = customer_payouts_settled + $8::numeric, updated_at = $9::timestamptz
+  WHERE account_id = $1 AND environment = $2 AND ledger_version = $3::integer
+  RETURNING ledger_version`;
+
+const LOCK_BALANCE_SQL = `SELECT ${BALANCE_COLUMNS} FROM payout_balances
+  WHERE account_id = $1 AND environment = $2 FOR UPDATE`;
+
 export async function projectLedgerStream(
   tx: SqlQueryable,
   streamId: string,
-  upToVersion: number,
+  batch: readonly ProjectableEvent[],
+  maxLagEvents?: number,
 ): Promise<void> {
-  const first = await tx.query<{ data: { accountId: string; environment: string } }>(
-    'SELECT data FROM events WHERE stream_id = $1 AND stream_version = 1',
-    [streamId],
-  );
-  const opening = first.rows[0];
-  if (!opening) return;
-  // Create the row at version 0 first (a no-op when it exists), then lock it: the inline
-  // projection and the projector may reach a new ledger at the same moment.
-  const empty = emptyBalance(opening.data.accountId, opening.data.environment);
-  await tx.query(
-    `INSERT INTO payout_balances (account_id, environment, ledger_version, currency, funds_in, available,
-       customer_payout_holds, customer_payouts_settled, merchant_settlement_holds, retained_target, updated_at)
-     VALUES ($1, $2, 0, 'USD', 0, 0, 0, 0, 0, 0, $3) ON CONFLICT (account_id, environment) DO NOTHING`,
-    [empty.account_id, empty.environment, empty.updated_at],
-  );
-  const locked = await tx.query<BalanceRow>(
-    `SELECT ${BALANCE_COLUMNS} FROM payout_balances WHERE account_id = $1 AND environment = $2 FOR UPDATE`,
-    [empty.account_id, empty.environment],
-  );
-  let row: BalanceRow = locked.rows[0] ?? empty;
-  if (row.ledger_version >= upToVersion) return;
+  const owner = ledgerOwnerFromStreamId(streamId);
+  if (!owner) throw new Error(`${streamId} is not a ledger stream id`);
+  const fromVersion = batch[0]!.streamVersion;
+  const upToVersion = batch[batch.length - 1]!.streamVersion;
+  const events = batch.map((event) => toLedgerEvent(event));
 
-  const pending = await tx.query<{
+  if (isContiguous(batch) && events.every(isMoneyMovement)) {
+    const total = events.reduce((sum, event) => addDeltas(sum, moneyDeltas(event)), NO_DELTAS);
+    const applied = await tx.queryPrepared(APPLY_DELTAS_SQL, [
+      owner.accountId,
+      owner.environment,
+      fromVersion - 1,
+      upToVersion,
+      total.fundsIn.toFixed(2),
+      total.available.toFixed(2),
+      total.holds.toFixed(2),
+      total.settled.toFixed(2),
+      events[events.length - 1]!.data.at,
+    ]);
+    if (applied.rows.length === 1) return;
+  }
+
+  // Create the row at version 0 when it is missing (a no-op when it exists), then lock it: the
+  // inline projection and the projector may reach a new ledger at the same moment.
+  let locked = await tx.queryPrepared<BalanceRow>(LOCK_BALANCE_SQL, [owner.accountId, owner.environment]);
+  if (locked.rows.length === 0) {
+    await tx.queryPrepared(
+      `INSERT INTO payout_balances (account_id, environment, ledger_version, currency, funds_in, available,
+         customer_payout_holds, customer_payouts_settled, merchant_settlement_holds, retained_target, updated_at)
+       VALUES ($1, $2, 0, 'USD', 0, 0, 0, 0, 0, 0, $3) ON CONFLICT (account_id, environment) DO NOTHING`,
+      [owner.accountId, owner.environment, EPOCH],
+    );
+    locked = await tx.queryPrepared<BalanceRow>(LOCK_BALANCE_SQL, [owner.accountId, owner.environment]);
+  }
+  let row: BalanceRow = locked.rows[0] ?? emptyBalance(owner.accountId, owner.environment);
+  if (row.ledger_version >= upToVersion) return;
+  const lag = fromVersion - 1 - row.ledger_version;
+  if (maxLagEvents !== undefined && lag > maxLagEvents) throw new BalanceUnavailableError();
+
+  // Behind, or a batch with limits or a gap: apply every event after the row's version in order.
+  const pending = await tx.queryPrepared<{
     stream_version: number;
     event_type: string;
     schema_version: number;
@@ -71,21 +121,28 @@ export async function projectLedgerStream(
     [streamId, row.ledger_version, upToVersion],
   );
   for (const event of pending.rows) {
-    row = applyLedgerEvent(row, toLedgerEvent(event), event.stream_version);
+    const ledgerEvent = toLedgerEvent({
+      type: event.event_type,
+      schemaVersion: event.schema_version,
+      data: event.data,
+    });
+    row = applyLedgerEvent(row, ledgerEvent, event.stream_version);
   }
   await saveBalance(tx, row);
 }
 
-function toLedgerEvent(row: { event_type: string; schema_version: number; data: unknown }): LedgerEvent {
-  const known = LEDGER_EVENT_SCHEMA_VERSIONS[row.event_type as LedgerEvent['type']];
-  if (known === undefined) throw new Error(`unknown ledger event type ${row.event_type}`);
-  if (row.schema_version !== known) {
+function toLedgerEvent(event: { type: string; schemaVersion: number; data: unknown }): LedgerEvent {
+  const known = LEDGER_EVENT_SCHEMA_VERSIONS[event.type as LedgerEvent['type']];
+  if (known === undefined) throw new Error(`unknown ledger event type ${event.type}`);
+  if (event.schemaVersion !== known) {
     throw new Error(
-      `ledger event ${row.event_type} has schema version ${row.schema_version}; this build reads ${known}`,
+      `ledger event ${event.type} has schema version ${event.schemaVersion}; this build reads ${known}`,
     );
   }
-  return { type: row.event_type, data: row.data } as LedgerEvent;
+  return { type: event.type, data: event.data } as LedgerEvent;
 }
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
 
 function emptyBalance(accountId: string, environment: string): BalanceRow {
   return {
@@ -104,62 +161,81 @@ function emptyBalance(accountId: string, environment: string): BalanceRow {
     max_payout: null,
     max_open_exposure: null,
     max_pending_per_customer: null,
-    updated_at: '1970-01-01T00:00:00.000Z',
+    updated_at: EPOCH,
   };
 }
 
-const add = (a: string, b: string): string => new Big(a).plus(new Big(b)).toFixed(2);
-const sub = (a: string, b: string): string => new Big(a).minus(new Big(b)).toFixed(2);
+type MoneyMovement = Exclude<LedgerEvent, { type: 'LedgerLimitsSet' }>;
 
-/** Pure: the balance after one more ledger event. */
-export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: number): BalanceRow {
-  const next: BalanceRow = { ...row, ledger_version: version };
+const isMoneyMovement = (event: LedgerEvent): event is MoneyMovement => event.type !== 'LedgerLimitsSet';
+
+/** How one ledger event moves the balance's running totals: the one definition both paths use. */
+interface BalanceDeltas {
+  fundsIn: Big;
+  available: Big;
+  holds: Big;
+  settled: Big;
+}
+
+const ZERO = new Big(0);
+const NO_DELTAS: BalanceDeltas = { fundsIn: ZERO, available: ZERO, holds: ZERO, settled: ZERO };
+
+function moneyDeltas(event: MoneyMovement): BalanceDeltas {
   switch (event.type) {
-    case 'LedgerLimitsSet': {
-      const limits = event.data.limits;
-      return {
-        ...next,
-        fee_per_payout: limits.feePerPayout,
-        min_payout: limits.minPayout,
-        max_payout: limits.maxPayout,
-        max_open_exposure: limits.maxOpenExposure,
-        max_pending_per_customer: limits.maxPendingPerCustomer,
-        updated_at: event.data.at,
-      };
+    case 'FundsCredited': {
+      const amount = new Big(event.data.amount);
+      return { ...NO_DELTAS, fundsIn: amount, available: amount };
     }
-    case 'FundsCredited':
-      return {
-        ...next,
-        funds_in: add(row.funds_in, event.data.amount),
-        available: add(row.available, event.data.amount),
-        updated_at: event.data.at,
-      };
-    case 'PayoutFundsReserved':
-      return {
-        ...next,
-        available: sub(row.available, event.data.total),
-        customer_payout_holds: add(row.customer_payout_holds, event.data.total),
-        updated_at: event.data.at,
-      };
-    case 'PayoutFundsReleased':
-      return {
-        ...next,
-        available: add(row.available, event.data.total),
-        customer_payout_holds: sub(row.customer_payout_holds, event.data.total),
-        updated_at: event.data.at,
-      };
-    case 'PayoutFundsSettled':
-      return {
-        ...next,
-        customer_payout_holds: sub(row.customer_payout_holds, event.data.total),
-        customer_payouts_settled: add(row.customer_payouts_settled, event.data.total),
-        updated_at: event.data.at,
-      };
+    case 'PayoutFundsReserved': {
+      const total = new Big(event.data.total);
+      return { ...NO_DELTAS, available: total.neg(), holds: total };
+    }
+    case 'PayoutFundsReleased': {
+      const total = new Big(event.data.total);
+      return { ...NO_DELTAS, available: total, holds: total.neg() };
+    }
+    case 'PayoutFundsSettled': {
+      const total = new Big(event.data.total);
+      return { ...NO_DELTAS, holds: total.neg(), settled: total };
+    }
     default: {
       const _never: never = event;
       return _never;
     }
   }
+}
+
+const addDeltas = (a: BalanceDeltas, b: BalanceDeltas): BalanceDeltas => ({
+  fundsIn: a.fundsIn.plus(b.fundsIn),
+  available: a.available.plus(b.available),
+  holds: a.holds.plus(b.holds),
+  settled: a.settled.plus(b.settled),
+});
+
+const plus = (figure: string, delta: Big): string => new Big(figure).plus(delta).toFixed(2);
+
+/** Pure: the balance after one more ledger event. */
+export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: number): BalanceRow {
+  const next: BalanceRow = { ...row, ledger_version: version, updated_at: event.data.at };
+  if (event.type === 'LedgerLimitsSet') {
+    const limits = event.data.limits;
+    return {
+      ...next,
+      fee_per_payout: limits.feePerPayout,
+      min_payout: limits.minPayout,
+      max_payout: limits.maxPayout,
+      max_open_exposure: limits.maxOpenExposure,
+      max_pending_per_customer: limits.maxPendingPerCustomer,
+    };
+  }
+  const deltas = moneyDeltas(event);
+  return {
+    ...next,
+    funds_in: plus(row.funds_in, deltas.fundsIn),
+    available: plus(row.available, deltas.available),
+    customer_payout_holds: plus(row.customer_payout_holds, deltas.holds),
+    customer_payouts_settled: plus(row.customer_payouts_settled, deltas.settled),
+  };
 }
 
 async function saveBalance(tx: SqlQueryable, row: BalanceRow): Promise<void> {
@@ -181,7 +257,7 @@ async function saveBalance(tx: SqlQueryable, row: BalanceRow): Promise<void> {
     row.max_pending_per_customer,
     row.updated_at,
   ];
-  await tx.query(
+  await tx.queryPrepared(
     `UPDATE payout_balances SET ledger_version = $3, currency = $4, funds_in = $5, available = $6,
        customer_payout_holds = $7, customer_payouts_settled = $8, merchant_settlement_holds = $9,
        retained_target = $10, fee_per_payout = $11, min_payout = $12, max_payout = $13, max_open_exposure = $14,

@@ -1,5 +1,7 @@
 export * from './read-model-client';
 export * from './read-model.projection';
+export * from './projectable-event';
 export * from './payout-list.projection';
 export * from './balance.projection';
 export * from './payout-views';
+export * from './payout-view.query';

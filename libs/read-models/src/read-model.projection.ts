@@ -2,34 +2,45 @@ import { SqlQueryable } from '@payouts/database';
 import { LEDGER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
 import { projectLedgerStream } from './balance.projection';
 import { projectPayoutStream } from './payout-list.projection';
+import { ProjectableEvent } from './projectable-event';
 
-/** The parts of a recorded event the projections need (the event store's RecordedEvent has them). */
-export interface ProjectableEvent {
-  streamId: string;
-  streamType: string;
-  streamVersion: number;
+export interface ProjectionOptions {
+  /**
+   * For a command's own append: refuse (BalanceUnavailableError, and the append rolls back) when
+   * the balance read model trailed the ledger by more than this many events before it. Unset for
+   * the projector, whose job is to catch up however far behind it is.
+   */
+  maxBalanceLagEvents?: number;
 }
 
 /**
  * Brings every read model up to date with a batch of events, inside the caller's transaction:
  * the append's own transaction (read-your-writes) or the projector's (with its checkpoint).
- * Each stream is projected once, to the highest version in the batch.
+ * Each stream is projected once, to the highest version in the batch, from the batch's events
+ * where they are enough and from the stream where they are not.
  */
 export async function projectReadModels(
   tx: SqlQueryable,
   events: readonly ProjectableEvent[],
+  options: ProjectionOptions = {},
 ): Promise<void> {
-  const highest = new Map<string, ProjectableEvent>();
+  const byStream = new Map<string, Map<number, ProjectableEvent>>();
   for (const event of events) {
-    const seen = highest.get(event.streamId);
-    if (!seen || seen.streamVersion < event.streamVersion) highest.set(event.streamId, event);
+    const stream = byStream.get(event.streamId) ?? new Map<number, ProjectableEvent>();
+    stream.set(event.streamVersion, event);
+    byStream.set(event.streamId, stream);
   }
   // A fixed order keeps two transactions that touch the same rows from deadlocking.
-  for (const event of [...highest.values()].sort((a, b) => a.streamId.localeCompare(b.streamId))) {
-    if (event.streamType === PAYOUT_STREAM_TYPE)
-      await projectPayoutStream(tx, event.streamId, event.streamVersion);
-    else if (event.streamType === LEDGER_STREAM_TYPE)
-      await projectLedgerStream(tx, event.streamId, event.streamVersion);
+  const streamIds = [...byStream.keys()].sort((a, b) => a.localeCompare(b));
+  for (const streamId of streamIds) {
+    const streamEvents = [...byStream.get(streamId)!.values()].sort(
+      (a, b) => a.streamVersion - b.streamVersion,
+    );
+    const streamType = streamEvents[0]!.streamType;
+    if (streamType === PAYOUT_STREAM_TYPE) await projectPayoutStream(tx, streamId, streamEvents);
+    else if (streamType === LEDGER_STREAM_TYPE) {
+      await projectLedgerStream(tx, streamId, streamEvents, options.maxBalanceLagEvents);
+    }
   }
 }
 

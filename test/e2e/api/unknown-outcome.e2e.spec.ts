@@ -118,13 +118,13 @@ describe('a create whose answer could not be stored', () => {
       builder.overrideProvider(IDEMPOTENCY).useFactory({
         factory: (db: SqlClient) => {
           const store = new IdempotencyStore(db);
-          const complete = store.complete.bind(store);
-          store.complete = async (...args: Parameters<IdempotencyStore['complete']>) => {
+          const completeWithin = store.completeWithin.bind(store);
+          store.completeWithin = async (...args: Parameters<IdempotencyStore['completeWithin']>) => {
             if (failNextComplete) {
               failNextComplete = false;
               throw new Error('connection reset while storing the answer');
             }
-            return complete(...args);
+            return completeWithin(...args);
           };
           return store;
         },
@@ -134,7 +134,7 @@ describe('a create whose answer could not be stored', () => {
   });
   afterAll(() => gateway.close());
 
-  it('answers 503 attempt_unresolved, and the retry with the same key returns the payout that was created', async () => {
+  it('writes nothing, answers 503 attempt_unresolved, and the retry with the same key creates the payout once', async () => {
     const call = client(gateway.url);
     const shop = await merchant(call, '100.00');
     const key = newKey();
@@ -145,6 +145,16 @@ describe('a create whose answer could not be stored', () => {
       body: linkBody('unstored'),
     });
     expect([first.status, first.body.error.code]).toEqual([503, 'attempt_unresolved']);
+    // The payout and its stored answer commit together: neither was written.
+    const before = await call('GET', '/sandbox/api/payout/list?merchant_reference=unstored', {
+      token: shop.token,
+    });
+    expect(before.body.total).toBe(0);
+    const untouched = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+    expect(untouched.body).toMatchObject({
+      available_for_new_commitments: '100.00',
+      customer_payout_holds: '0.00',
+    });
 
     const retry = await call('POST', '/sandbox/api/payout/create', {
       token: shop.token,
@@ -152,7 +162,15 @@ describe('a create whose answer could not be stored', () => {
       body: linkBody('unstored'),
     });
     expect(retry.status).toBe(201);
-    expect(retry.body.payout_url).toBeNull();
+    expect(retry.body.payout_url).toEqual(expect.stringContaining('http'));
+    const replay = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key,
+      body: linkBody('unstored'),
+    });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.payout_id).toBe(retry.body.payout_id);
+    expect(replay.body.payout_url).toBeNull();
     const listed = await call('GET', '/sandbox/api/payout/list?merchant_reference=unstored', {
       token: shop.token,
     });

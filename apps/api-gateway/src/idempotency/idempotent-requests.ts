@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { SqlQueryable } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { IDEMPOTENCY_KEY_PATTERN, requestHash } from '@payouts/idempotency';
 import type { IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
@@ -12,6 +13,9 @@ export interface IdempotentAnswer {
   body: unknown;
   stored?: unknown;
 }
+
+/** Stores the answer inside the work's own transaction, so the work and its answer commit together. */
+export type CompleteWithin = (tx: SqlQueryable, answer: IdempotentAnswer) => Promise<void>;
 
 export interface IdempotentResult {
   status: number;
@@ -37,7 +41,11 @@ export class IdempotentRequests {
     principal: PayoutPrincipal,
     request: { method: string; path: string; key: string | undefined; body: unknown },
     proposedResourceId: string,
-    work: (resourceId: string, retryOfUnresolved: boolean) => Promise<IdempotentAnswer>,
+    work: (
+      resourceId: string,
+      retryOfUnresolved: boolean,
+      completeWithin: CompleteWithin,
+    ) => Promise<IdempotentAnswer>,
   ): Promise<IdempotentResult> {
     const key = request.key;
     if (key === undefined || key === '') {
@@ -90,9 +98,15 @@ export class IdempotentRequests {
         break;
     }
 
+    // Set once the work stored its answer in its own transaction; only a committed one gets here.
+    let completedWithin = false;
+    const completeWithin: CompleteWithin = async (tx, answer) => {
+      await this.store.completeWithin(tx, scope, key, answer.status, answer.stored ?? answer.body);
+      completedWithin = true;
+    };
     let answer: IdempotentAnswer;
     try {
-      answer = await work(decision.resourceId, decision.retryOfUnresolved);
+      answer = await work(decision.resourceId, decision.retryOfUnresolved, completeWithin);
     } catch (error) {
       if (error instanceof ApiError || error instanceof DomainError) {
         const refusal = toApiError(error);
@@ -105,7 +119,8 @@ export class IdempotentRequests {
       throw await this.unresolved(scope, key, error);
     }
     try {
-      await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
+      if (!completedWithin)
+        await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
     } catch (error) {
       // The work is done but its answer is not stored: the retry finds the resource by its id.
       throw await this.unresolved(scope, key, error);

@@ -4,13 +4,16 @@ import { ledgerStreamId } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
 import { ApiError, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
 import type { SqlClient } from '@payouts/database';
-import { toBalanceFigures, toPayoutMerchantView } from '@payouts/read-models';
+import {
+  BALANCE_MAX_LAG_EVENTS,
+  readPayoutView,
+  toBalanceFigures,
+  toPayoutMerchantView,
+} from '@payouts/read-models';
 import type { PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;
-/** The balance is refused when its read model trails the ledger by more events than this. */
-export const BALANCE_MAX_LAG_EVENTS = 100;
 
 export interface ListFilters {
   merchantReference?: string;
@@ -35,12 +38,10 @@ export class PayoutQueries {
   ) {}
 
   async get(accountId: string, environment: Environment, payoutId: string): Promise<PayoutMerchantView> {
-    const row = await this.readModels.payoutListEntry.findUnique({ where: { payoutId } });
+    const view = await readPayoutView(this.db, accountId, environment, payoutId);
     // Another account's or environment's payout is indistinguishable from no payout.
-    if (!row || row.accountId !== accountId || row.environment !== environment) {
-      throw new ApiError(404, 'not_found', 'no such payout');
-    }
-    return toPayoutMerchantView(row);
+    if (!view) throw new ApiError(404, 'not_found', 'no such payout');
+    return view;
   }
 
   /** The payout if this account and environment has it; null otherwise. */

@@ -26,6 +26,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { AppConfig } from '@payouts/config';
+import type { CreatePayoutResult } from '@payouts/payouts';
 import {
   CancelPayoutCommand,
   CreatePayoutCommand,
@@ -38,7 +39,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
 import { Principal, RequiresScope } from '../auth/payout-principal';
 import type { PayoutPrincipal } from '../auth/payout-principal';
-import { IdempotentRequests, IdempotentResult } from '../idempotency/idempotent-requests';
+import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import type { IdempotentAnswer, IdempotentResult } from '../idempotency/idempotent-requests';
 import { CreatePayoutDto } from './create-payout.dto';
 import { parseListQuery } from './list-query';
 import { PayoutQueries } from './payout-queries';
@@ -134,18 +136,25 @@ export class PayoutsController {
       principal,
       { method: 'POST', path: '/api/payout/create', key, body },
       newPayoutId(),
-      async (payoutId, retryOfUnresolved) => {
+      async (payoutId, retryOfUnresolved, completeWithin) => {
         if (retryOfUnresolved) {
           // The earlier attempt may have written the payout: return it rather than create a second.
           const existing = await this.queries.find(principal.accountId, principal.environment, payoutId);
           if (existing) return { status: 201, body: createResponseFromView(existing) };
         }
         if (body.delivery === 'redirect') this.returnUrls.assertRegistered(principal, body.return_url ?? '');
-        const unavailable = await this.queries.balanceUnavailableReason(
-          principal.accountId,
-          principal.environment,
-        );
-        if (unavailable) throw new ApiError(409, 'balance_unavailable', unavailable);
+        const answerFor = (created: CreatePayoutResult): IdempotentAnswer => ({
+          status: 201,
+          body: createPayoutResponse(
+            created.payout,
+            payoutUrl(this.config.publicBaseUrl, principal.environment, body.delivery, created.accessToken),
+            created.accessExpiresAt,
+          ),
+          // payout_url is returned once; a replay carries null (spec 4.2, rule 1).
+          stored: createPayoutResponse(created.payout, null, created.accessExpiresAt),
+        });
+        // A balance that trails the ledger beyond its bound refuses with 409 balance_unavailable
+        // inside the command's transaction, which then writes nothing.
         const created = await this.commands.execute(
           new CreatePayoutCommand({
             payoutId,
@@ -160,20 +169,11 @@ export class PayoutsController {
             description: body.description ?? null,
             caseReference: body.case_reference ?? null,
             originalPaymentId: body.original_payment_id ?? null,
+            // The payout and its stored answer commit together.
+            withinAppend: (tx, result) => completeWithin(tx, answerFor(result)),
           }),
         );
-        const url = payoutUrl(
-          this.config.publicBaseUrl,
-          principal.environment,
-          body.delivery,
-          created.accessToken,
-        );
-        return {
-          status: 201,
-          body: createPayoutResponse(created.payout, url, created.accessExpiresAt),
-          // payout_url is returned once; a replay carries null (spec 4.2, rule 1).
-          stored: createPayoutResponse(created.payout, null, created.accessExpiresAt),
-        };
+        return answerFor(created);
       },
     );
     void request;

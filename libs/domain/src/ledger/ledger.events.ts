@@ -52,3 +52,11 @@ export const LEDGER_EVENT_SCHEMA_VERSIONS: Record<LedgerEvent['type'], number> =
 export const LEDGER_STREAM_TYPE = 'ledger';
 export const ledgerStreamId = (accountId: string, environment: Environment): string =>
   `ledger-${accountId}-${environment}`;
+
+/** The inverse of ledgerStreamId; null for a stream id it did not make. */
+export function ledgerOwnerFromStreamId(
+  streamId: string,
+): { accountId: string; environment: Environment } | null {
+  const match = /^ledger-(.+)-(production|sandbox)$/.exec(streamId);
+  return match ? { accountId: match[1]!, environment: match[2] as Environment } : null;
+}

@@ -7,6 +7,7 @@ export type DomainErrorCode =
   | 'exposure_limit_exceeded'
   | 'customer_pending_limit'
   | 'limits_not_configured'
+  | 'balance_unavailable'
   | 'reservation_not_found'
   | 'payout_already_exists'
   | 'payout_not_found'

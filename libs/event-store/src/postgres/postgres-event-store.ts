@@ -38,7 +38,10 @@ export class PostgresEventStore implements EventStore {
   private readonly statements: SqlQueryable;
 
   constructor(private readonly db: SqlClient) {
-    this.statements = { query: (sql, params) => db.queryPrepared(sql, params) };
+    this.statements = {
+      query: (sql, params) => db.queryPrepared(sql, params),
+      queryPrepared: (sql, params) => db.queryPrepared(sql, params),
+    };
   }
 
   async append(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult> {
@@ -115,7 +118,7 @@ export class PostgresEventStore implements EventStore {
     const { sql, params } = appendStatement(append);
     let rows: AppendedRow[];
     try {
-      rows = (await db.query<AppendedRow>(sql, params)).rows;
+      rows = (await db.queryPrepared<AppendedRow>(sql, params)).rows;
     } catch (error) {
       throw translateAppendError(error, append);
     }

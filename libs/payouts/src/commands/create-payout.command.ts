@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { SqlQueryable } from '@payouts/database';
 import { Environment, PayoutDelivery, PayoutState } from '@payouts/domain';
 
 export interface CreatePayoutInput {
@@ -15,6 +16,12 @@ export interface CreatePayoutInput {
   originalPaymentId?: string | null;
   /** Chosen by the caller so a retry of the same request names the same payout. */
   payoutId?: string;
+  /**
+   * Runs last inside the append's transaction with the result the command is about to return:
+   * the gateway stores the request's idempotent answer there, so the payout and its answer commit
+   * together (one commit instead of two).
+   */
+  withinAppend?: (tx: SqlQueryable, result: CreatePayoutResult) => Promise<void>;
 }
 
 export interface CreatePayoutResult {

@@ -21,6 +21,7 @@ import {
   payoutStreamId,
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
+import { BALANCE_MAX_LAG_EVENTS } from '@payouts/read-models';
 import { appendWithReadModels } from '../support/append-with-read-models';
 import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
@@ -60,11 +61,19 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
         : `customer:${input.customerId ?? ''}`;
 
     return this.locks.run(ledgerId, () =>
-      retryOnConflict(async () => {
+      retryOnConflict(async (tries) => {
         const now = this.clock.now(input.environment);
+        // The first attempt is optimistic: it trusts the cached ledger and takes the reference to
+        // be new, reading nothing. The append's expected versions check both; a conflict (another
+        // process's payout, a reference already used) sends every later attempt to the store.
+        const optimistic = tries === 1;
         const [ledger, reference] = await Promise.all([
-          this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState()),
-          loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
+          this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState(), {
+            trustCached: optimistic,
+          }),
+          optimistic
+            ? { state: { claimedBy: null }, version: 0 }
+            : loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
         ]);
         const referenceEvents = claimMerchantReference(
           reference.state,
@@ -109,28 +118,47 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
           now,
         );
 
-        const appended = await appendWithReadModels(this.store, [
+        const payout = payoutEvents.reduce(evolvePayout, initialPayoutState());
+        if (payout.status !== 'awaiting_choice') throw new Error('a new payout must await the recipient');
+        const accessEvent = payoutEvents.find(
+          (e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted',
+        );
+        const result: CreatePayoutResult = {
+          payout,
+          accessToken: access.token,
+          accessExpiresAt: accessEvent?.data.expiresAt ?? payout.payoutExpiresAt,
+        };
+
+        const withinAppend = input.withinAppend;
+        const appended = await appendWithReadModels(
+          this.store,
+          [
+            {
+              streamId: ledgerId,
+              streamType: LEDGER_STREAM_TYPE,
+              expectedVersion: expectedVersionOf(ledger.version),
+              events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
+            },
+            {
+              streamId: payoutStreamId(payoutId),
+              streamType: PAYOUT_STREAM_TYPE,
+              expectedVersion: 'no_stream',
+              events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
+            },
+            {
+              streamId: referenceId,
+              streamType: MERCHANT_REFERENCE_STREAM_TYPE,
+              expectedVersion: 'no_stream',
+              events: toNewEvents(referenceEvents, {
+                MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
+              }),
+            },
+          ],
           {
-            streamId: ledgerId,
-            streamType: LEDGER_STREAM_TYPE,
-            expectedVersion: expectedVersionOf(ledger.version),
-            events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
+            maxBalanceLagEvents: BALANCE_MAX_LAG_EVENTS,
+            ...(withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, result) } : {}),
           },
-          {
-            streamId: payoutStreamId(payoutId),
-            streamType: PAYOUT_STREAM_TYPE,
-            expectedVersion: 'no_stream',
-            events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
-          },
-          {
-            streamId: referenceId,
-            streamType: MERCHANT_REFERENCE_STREAM_TYPE,
-            expectedVersion: 'no_stream',
-            events: toNewEvents(referenceEvents, {
-              MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
-            }),
-          },
-        ]);
+        );
 
         const ledgerVersion = appended.streams.find((s) => s.streamId === ledgerId)?.version;
         if (ledgerVersion !== undefined) {
@@ -139,16 +167,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
             version: ledgerVersion,
           });
         }
-        const payout = payoutEvents.reduce(evolvePayout, initialPayoutState());
-        if (payout.status !== 'awaiting_choice') throw new Error('a new payout must await the recipient');
-        const accessEvent = payoutEvents.find(
-          (e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted',
-        );
-        return {
-          payout,
-          accessToken: access.token,
-          accessExpiresAt: accessEvent?.data.expiresAt ?? payout.payoutExpiresAt,
-        };
+        return result;
       }),
     );
   }

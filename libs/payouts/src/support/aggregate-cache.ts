@@ -15,13 +15,20 @@ const MAX_CACHED_STREAMS = 10_000;
 export class AggregateCache {
   private readonly entries = new Map<string, LoadedAggregate<unknown>>();
 
+  /**
+   * `trustCached`: answer a cached state without asking the store. Only for a command whose append
+   * checks the expected version, so a state that fell behind costs a conflict and a fresh retry,
+   * never a wrong decision.
+   */
   async load<Event, State>(
     store: EventStore,
     streamId: string,
     evolve: (state: State, event: Event) => State,
     initial: State,
+    options: { trustCached?: boolean } = {},
   ): Promise<LoadedAggregate<State>> {
     const cached = this.entries.get(streamId) as LoadedAggregate<State> | undefined;
+    if (cached && options.trustCached) return cached;
     const { version, events } = await store.readStream(streamId, { fromVersion: (cached?.version ?? 0) + 1 });
     if (cached && version < cached.version) {
       // Cannot happen with an append-only store; start over rather than trust the cache.

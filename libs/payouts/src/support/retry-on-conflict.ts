@@ -13,15 +13,16 @@ export const MAX_CONFLICT_BACKOFF_MS = 32;
 /**
  * Re-runs load → decide → append when another writer got there first. Safe because each attempt
  * decides again on fresh state: a refusal that becomes true meanwhile (funds gone, reference
- * taken) is then reported instead of a conflict.
+ * taken) is then reported instead of a conflict. `tries` (from 1) lets a first attempt be
+ * optimistic and every later one read everything afresh.
  */
 export async function retryOnConflict<T>(
-  attempt: () => Promise<T>,
+  attempt: (tries: number) => Promise<T>,
   maxAttempts = MAX_CONFLICT_ATTEMPTS,
 ): Promise<T> {
   for (let tries = 1; ; tries += 1) {
     try {
-      return await attempt();
+      return await attempt(tries);
     } catch (error) {
       if (!(error instanceof StreamVersionConflictError) || tries >= maxAttempts) throw error;
       // Capped exponential backoff with full jitter spreads writers in other processes apart.

@@ -9,6 +9,7 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code
   invalid_request: { status: 400 },
   amount_out_of_range: { status: 422 },
   insufficient_funds: { status: 409 },
+  balance_unavailable: { status: 409 },
   exposure_limit_exceeded: { status: 422 },
   customer_pending_limit: { status: 422 },
   // The account's ledger has no fee or limits yet: the operator has not finished setting it up.
