@@ -30,9 +30,14 @@ module.exports = {
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: levels.map((level) => `**/*.${level}.spec.ts`),
   // `*.pg.<level>.spec.ts` suites need the PostgreSQL server: only with DATABASE_URL (npm run test:pg).
-  testPathIgnorePatterns: process.env.DATABASE_URL
-    ? ['/node_modules/']
-    : ['/node_modules/', '\\.pg\\.\\w+\\.spec\\.ts$'],
+  // `*.kafka.<level>.spec.ts` suites need a Kafka broker: only with KAFKA_BROKERS (npm run test:kafka).
+  // `*.browser.<level>.spec.ts` suites drive Chromium: only with CHROMIUM_PATH (npm run test:browser).
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(process.env.DATABASE_URL ? [] : ['\\.pg\\.\\w+\\.spec\\.ts$']),
+    ...(process.env.KAFKA_BROKERS ? [] : ['\\.kafka\\.\\w+\\.spec\\.ts$']),
+    ...(process.env.CHROMIUM_PATH ? [] : ['\\.browser\\.\\w+\\.spec\\.ts$']),
+  ],
   moduleNameMapper: aliases,
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
