@@ -1,16 +1,17 @@
-import { Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { ClaimsModule } from '@payouts/claims';
+import { PayoutRailModule } from '@payouts/payout-rail';
+import { PayoutsModule } from '@payouts/payouts';
+import { PayoutWorker } from './payout-worker';
 
 /**
- * Runs what time or the outside world triggers: expiry timers, sending through the payout rail,
- * the float queue and e-mail. Those jobs arrive with the recipient flow; until then the worker
- * starts, reports healthy and does nothing.
+ * Runs what time or the outside world triggers: sending confirmed payouts through the payout rail
+ * behind the float queue, the rail's answers, review outcomes and expiry timers (PayoutWorker).
+ * Needs the platform's InfrastructureModule (global); also imported by apps/all-in-one.
  */
-@Injectable()
-class WorkerJobs implements OnApplicationBootstrap {
-  onApplicationBootstrap(): void {
-    new Logger('Worker').log('started; no jobs registered yet');
-  }
-}
-
-@Module({ providers: [WorkerJobs] })
+@Module({
+  imports: [PayoutsModule, PayoutRailModule, ClaimsModule],
+  providers: [PayoutWorker],
+  exports: [PayoutWorker],
+})
 export class WorkerModule {}

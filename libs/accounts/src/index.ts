@@ -3,4 +3,5 @@ export type { Environment, CredentialKind, PayoutScope } from './tokens';
 export { parseTokenPrefix } from './tokens';
 export { normaliseOrigin, originOf } from './origins';
 export { AccountsRepository } from './accounts.repository';
+export { SecretBox } from './secret-box';
 export type { AuthenticatedCredential, IssuedCredential, CredentialSummary } from './accounts.repository';

@@ -1,2 +1,7 @@
 /** The recipient's claim: verification codes, page sessions, receiving details (issue 4). */
-export {};
+export * from './receiving-details-vault';
+export * from './postgres-receiving-details-vault';
+export * from './verification-code-store';
+export * from './page-session-store';
+export * from './claims-keys';
+export * from './claims.module';

@@ -20,6 +20,12 @@ export interface AppConfig {
   projectorPollMs: number;
   /** Connections per process to a PostgreSQL server. */
   databasePoolSize: number;
+  /** How often the worker looks for payouts to send, rail answers and expiry timers that are due. */
+  workerPollMs: number;
+  /** How long the built-in payout rail simulator takes to settle a transfer. */
+  railSimulatorDelayMs: number;
+  /** The sandbox float's first top-up, written once when the sandbox float is new; "0.00": none. */
+  sandboxFloatOpeningBalance: string;
   /** Base of the URLs given to recipients (`payout_url`), without a trailing slash. */
   publicBaseUrl: string;
   /** Fee and limits a new account's ledgers start with (the operator changes them per account). */
@@ -28,6 +34,34 @@ export interface AppConfig {
   encryptionKey: Buffer | undefined;
   /** Requests per second per credential, sustained, and at once (per gateway process). */
   rateLimit: { perSecond: number; burst: number };
+  /** SMTP server for e-mail (`smtp://` or `smtps://`, credentials in the URL); unset: the development mailbox folder. */
+  smtpUrl: string | undefined;
+  /** Sender of every e-mail: an address, or `Name <address>`. */
+  mailFrom: string;
+  /** Kafka for the relay and the webhook dispatcher; unset (no KAFKA_BROKERS): the in-process transport. */
+  kafka: KafkaConfig | undefined;
+  /** Payout webhook delivery (spec 6.2). */
+  webhooks: WebhookConfig;
+}
+
+export interface KafkaConfig {
+  /** Bootstrap brokers, `host:port` each. */
+  brokers: string[];
+  /** Topic of a stream (aggregate) type: `<prefix><type>`, e.g. `payouts.events.payout`. */
+  topicPrefix: string;
+  /** Partitions of the topics the relay creates. */
+  topicPartitions: number;
+  /** How often an idle Kafka relay looks for new events (a relay in another process is not woken by appends). */
+  relayPollMs: number;
+}
+
+export interface WebhookConfig {
+  /** http and loopback targets, for local development and tests only; false by default. */
+  allowInsecureTargets: boolean;
+  /** How often an idle dispatcher looks for due deliveries. */
+  pollMs: number;
+  /** Attempts on the wire at once per dispatcher process. */
+  maxInFlight: number;
 }
 
 export class ConfigurationError extends Error {}
@@ -69,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPendingPerCustomer: integer(env, 'DEFAULT_MAX_PENDING_PER_CUSTOMER', 5, 1, 1_000_000),
     },
     encryptionKey: encryptionKey(env),
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env, publicBaseUrl),
     rateLimit: {
       perSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
       burst: integer(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
@@ -80,7 +116,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     projectorPollMs: integer(env, 'PROJECTOR_POLL_MS', 50, 5, 60_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
+    workerPollMs: integer(env, 'WORKER_POLL_MS', 250, 5, 60_000),
+    railSimulatorDelayMs: integer(env, 'RAIL_SIMULATOR_DELAY_MS', 1000, 0, 600_000),
+    sandboxFloatOpeningBalance: money(env, 'SANDBOX_FLOAT_OPENING_BALANCE', '100000.00'),
+    kafka: kafka(env),
+    webhooks: {
+      allowInsecureTargets: flag(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', false),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 5, 60_000),
+      maxInFlight: integer(env, 'WEBHOOK_MAX_IN_FLIGHT', 100, 1, 1_000),
+    },
   };
+}
+
+function kafka(env: NodeJS.ProcessEnv): KafkaConfig | undefined {
+  const raw = nonEmpty(env.KAFKA_BROKERS);
+  if (raw === undefined) return undefined;
+  const brokers = raw.split(',').map((broker) => broker.trim());
+  if (
+    brokers.some(
+      (broker) => !/^[A-Za-z0-9.-]+:\d{1,5}$/.test(broker) && !/^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(broker),
+    )
+  ) {
+    throw new ConfigurationError('KAFKA_BROKERS must be host:port, comma-separated (e.g. 127.0.0.1:19092)');
+  }
+  const topicPrefix = nonEmpty(env.KAFKA_TOPIC_PREFIX) ?? 'payouts.events.';
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(topicPrefix)) {
+    throw new ConfigurationError(
+      'KAFKA_TOPIC_PREFIX may hold letters, digits, ".", "_" and "-" (at most 100)',
+    );
+  }
+  return {
+    brokers,
+    topicPrefix,
+    topicPartitions: integer(env, 'KAFKA_TOPIC_PARTITIONS', 6, 1, 1_000),
+    relayPollMs: integer(env, 'KAFKA_RELAY_POLL_MS', 10, 1, 60_000),
+  };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false')
+    throw new ConfigurationError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
 }
 
 function money(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -98,6 +176,43 @@ function encryptionKey(env: NodeJS.ProcessEnv): Buffer | undefined {
   if (key.length !== 32)
     throw new ConfigurationError('ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
   return key;
+}
+
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = nonEmpty(env.SMTP_URL);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Never the value: it may hold the SMTP password.
+    throw new ConfigurationError(
+      'SMTP_URL is not a valid URL (smtp://user:password@host:587 or smtps://…:465)',
+    );
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigurationError('SMTP_URL must be an smtp:// or smtps:// URL with a host');
+  }
+  return raw;
+}
+
+/** Default: no-reply at the host of PUBLIC_BASE_URL, the name recipients already see in the links. */
+function mailFrom(env: NodeJS.ProcessEnv, publicBaseUrl: string): string {
+  const raw = nonEmpty(env.MAIL_FROM) ?? `Payouts <no-reply@${hostOf(publicBaseUrl)}>`;
+  const address = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/.exec(raw);
+  const email = address?.[1] ?? address?.[2];
+  if (email === undefined || !/^[^@\s]+@[^@\s]+$/.test(email)) {
+    throw new ConfigurationError('MAIL_FROM must be an e-mail address or "Name <address>"');
+  }
+  return raw;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

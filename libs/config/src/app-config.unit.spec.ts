@@ -20,8 +20,73 @@ describe('configuration from the environment', () => {
     [{ PORT: '70000' }, /PORT must be between/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ OPERATOR_TOKEN: 'short' }, /OPERATOR_TOKEN must be at least 24/],
+    [{ SMTP_URL: 'not a url' }, /SMTP_URL is not a valid URL/],
+    [{ SMTP_URL: 'https://mail.example.com' }, /smtp:\/\/ or smtps:\/\//],
+    [{ SMTP_URL: 'smtp://' }, /smtp:\/\/ or smtps:\/\//],
+    [{ MAIL_FROM: 'nobody' }, /MAIL_FROM must be an e-mail address/],
+    [{ MAIL_FROM: 'Payouts <no-reply@example.com' }, /MAIL_FROM must be an e-mail address/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigurationError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('sends e-mail through SMTP_URL from MAIL_FROM, or by default to the mailbox folder from no-reply at the public host', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: undefined, mailFrom: 'Payouts <no-reply@localhost>' });
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://pay.example.com' }).mailFrom).toBe(
+      'Payouts <no-reply@pay.example.com>',
+    );
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+        MAIL_FROM: 'Refunds <refunds@example.com>',
+      }),
+    ).toMatchObject({
+      smtpUrl: 'smtps://user:pass@smtp.example.com:465',
+      mailFrom: 'Refunds <refunds@example.com>',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'refunds@example.com' })).toMatchObject(
+      {
+        smtpUrl: 'smtp://127.0.0.1:2525',
+        mailFrom: 'refunds@example.com',
+      },
+    );
+  });
+
+  it('never repeats an SMTP_URL it refuses (it may hold a password)', () => {
+    expect(() => loadConfig({ SMTP_URL: 'smtp//user:s3cret-pass@host' })).toThrow(ConfigurationError);
+    try {
+      loadConfig({ SMTP_URL: 'smtp//user:s3cret-pass@host' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret');
+    }
+    try {
+      loadConfig({ SMTP_URL: 'http://user:s3cret-pass@host' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('s3cret');
+    }
+  });
+
+  it('runs the worker every 250 ms, the rail simulator in 1 s, with a sandbox float of 100000.00 by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      workerPollMs: 250,
+      railSimulatorDelayMs: 1000,
+      sandboxFloatOpeningBalance: '100000.00',
+    });
+    expect(
+      loadConfig({
+        WORKER_POLL_MS: '25',
+        RAIL_SIMULATOR_DELAY_MS: '0',
+        SANDBOX_FLOAT_OPENING_BALANCE: '0.00',
+      }),
+    ).toMatchObject({ workerPollMs: 25, railSimulatorDelayMs: 0, sandboxFloatOpeningBalance: '0.00' });
+  });
+
+  it.each([
+    [{ WORKER_POLL_MS: '1' }, /WORKER_POLL_MS must be between/],
+    [{ WORKER_POLL_MS: 'fast' }, /WORKER_POLL_MS must be a whole number/],
+    [{ RAIL_SIMULATOR_DELAY_MS: '600001' }, /RAIL_SIMULATOR_DELAY_MS must be between/],
+    [{ SANDBOX_FLOAT_OPENING_BALANCE: '1e6' }, /SANDBOX_FLOAT_OPENING_BALANCE must be a decimal amount/],
+  ])('refuses the worker setting %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 

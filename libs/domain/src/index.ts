@@ -14,4 +14,8 @@ export * from './ledger/ledger.state';
 export * from './ledger/ledger.decide';
 export * from './ledger/ledger.view';
 export * from './ledger/closed-reservations';
+export * from './float/float.events';
+export * from './float/float.decide';
 export * from './merchant-reference/merchant-reference';
+export * from './receiving/receiving-details';
+export * from './receiving/parse-receiving-details';

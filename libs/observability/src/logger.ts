@@ -15,11 +15,36 @@ export const REDACTED_PATHS = [
   '*.admin_token',
 ];
 
+/**
+ * Claim-link and handoff URLs carry a bearer token in the path (`/claim/<token>`); request logs
+ * keep the path's shape and drop the token.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/\/(claim|handoff)\/[^/?#]+/, '/$1/[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
 export function createRootLogger(level: string, app: string): Logger {
   return pino({
     level,
     base: { app },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: LoggedRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
     timestamp: pino.stdTimeFunctions.isoTime,
   });
 }

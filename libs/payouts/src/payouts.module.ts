@@ -4,8 +4,20 @@ import { CancelPayoutHandler } from './commands/cancel-payout.handler';
 import { CreatePayoutHandler } from './commands/create-payout.handler';
 import { CreditFundsHandler, SetLedgerLimitsHandler } from './commands/ledger-commands.handler';
 import { IssueClaimLinkHandler, StartRedirectSessionHandler } from './commands/payout-access.handlers';
+import { GetFloatHandler, ReserveFloatHandler, TopUpFloatHandler } from './commands/float.handlers';
+import {
+  ConfirmPayoutHandler,
+  ConsumeRedirectHandoffHandler,
+  DecideReviewHandler,
+  ExpirePayoutHandler,
+  FailPayoutHandler,
+  FlagForReviewHandler,
+  MarkAwaitingFloatHandler,
+  RecordPayoutPaidHandler,
+} from './commands/payout-lifecycle.handlers';
 import { AggregateCache } from './support/aggregate-cache';
 import { LedgerLocks } from './support/ledger-locks';
+import { PayoutTransitions } from './support/payout-transitions';
 
 /** Payout and ledger command handlers. Needs EVENT_STORE and CLOCK from the platform module. */
 @Module({
@@ -19,6 +31,18 @@ import { LedgerLocks } from './support/ledger-locks';
     SetLedgerLimitsHandler,
     IssueClaimLinkHandler,
     StartRedirectSessionHandler,
+    PayoutTransitions,
+    ConfirmPayoutHandler,
+    ConsumeRedirectHandoffHandler,
+    MarkAwaitingFloatHandler,
+    FlagForReviewHandler,
+    DecideReviewHandler,
+    RecordPayoutPaidHandler,
+    FailPayoutHandler,
+    ExpirePayoutHandler,
+    TopUpFloatHandler,
+    ReserveFloatHandler,
+    GetFloatHandler,
   ],
 })
 export class PayoutsModule {}

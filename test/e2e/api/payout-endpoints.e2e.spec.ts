@@ -38,7 +38,9 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       total_reserved: '25.50',
       currency: 'USD',
       funds_released: false,
-      payout_url: expect.stringMatching(/^http:\/\/localhost:\d+\/sandbox\/claim\/[\w-]{43}$/),
+      payout_url: expect.stringMatching(
+        /^http:\/\/localhost:\d+\/sandbox\/claim\/po_[0-9a-f]{24}\.[\w-]{43}$/,
+      ),
       access_link_expires_at: created.body.payout_expires_at,
       payout_expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });

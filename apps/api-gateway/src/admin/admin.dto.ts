@@ -136,3 +136,22 @@ export class SandboxClockDto {
   })
   advance_seconds!: number;
 }
+
+export class TopUpFloatDto {
+  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @moneyDoc('Money added to the payout float of the environment')
+  @IsString({ message: 'amount must be a decimal string', context: { code: 'invalid_amount' } })
+  @money('amount')
+  amount!: string;
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 191, default: 'operator' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 191)
+  reference?: string;
+}
+
+export class ReviewDecisionDto {
+  @ApiProperty({ type: String, enum: ['approve', 'reject'] })
+  @IsIn(['approve', 'reject'], { message: 'decision must be "approve" or "reject"' })
+  decision!: 'approve' | 'reject';
+}

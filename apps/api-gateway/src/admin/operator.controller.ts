@@ -3,24 +3,34 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
-import { CreditFundsCommand, SetLedgerLimitsCommand } from '@payouts/payouts';
+import {
+  CreditFundsCommand,
+  DecideReviewCommand,
+  SetLedgerLimitsCommand,
+  TopUpFloatCommand,
+} from '@payouts/payouts';
 import { ApiError, apiValidationPipe, APP_CONFIG, SandboxAwareClock } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
 import {
   CreateAccountResponse,
   CreditFundsResponse,
+  FloatResponse,
   LimitsResponse,
   PayoutsApprovalResponse,
   SandboxClockResponse,
 } from '../openapi/admin.schemas';
-import { ApiErrors } from '../openapi/decorators';
+import { ApiErrors, ApiPayoutIdParam } from '../openapi/decorators';
+import { PayoutMerchantView } from '../openapi/payout.schemas';
+import { payoutMerchantView } from '../payouts/payout-responses';
 import { assertOperator } from './admin-auth';
 import {
   CreateAccountDto,
   CreditFundsDto,
   LimitsDto,
   PayoutsApprovalDto,
+  ReviewDecisionDto,
   SandboxClockDto,
+  TopUpFloatDto,
 } from './admin.dto';
 
 /** The service operator's API (ARCHITECTURE 4), authenticated by OPERATOR_TOKEN. */
@@ -131,6 +141,52 @@ export class OperatorController {
     const { environment: _environment, ...limits } = body;
     return { account_id: accountId, environment: body.environment, limits };
   }
+
+  /** Money for the payout rail; payouts queued with safe_reason awaiting_float then go, first come first served. */
+  @Post('float')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Top up the payout float of an environment' })
+  @ApiOkResponse({ type: FloatResponse })
+  @ApiErrors({ 400: ['invalid_request', 'invalid_amount'] })
+  async topUpFloat(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: TopUpFloatDto,
+  ) {
+    assertOperator(auth, this.config.operatorToken);
+    const float = await this.commands.execute(
+      new TopUpFloatCommand(body.environment, body.amount, body.reference ?? 'operator'),
+    );
+    return {
+      environment: float.environment,
+      topped_up: float.toppedUp,
+      available: float.available,
+      reserved: float.reserved,
+      paid_out: float.paidOut,
+      float_version: float.floatVersion,
+    };
+  }
+
+  /** Approve: the payout goes back to processing and is sent. Reject: it fails and its money returns. */
+  @Post('payouts/:payout_id/review')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Decide a payout under review (review_required)' })
+  @ApiPayoutIdParam()
+  @ApiOkResponse({ type: PayoutMerchantView, description: 'The payout after the decision' })
+  @ApiErrors({ 404: [], 409: ['invalid_transition'] })
+  async decideReview(
+    @Headers('authorization') auth: string | undefined,
+    @Param('payout_id') payoutId: string,
+    @Body(apiValidationPipe()) body: ReviewDecisionDto,
+  ) {
+    assertOperator(auth, this.config.operatorToken);
+    if (!PAYOUT_ID.test(payoutId)) throw new ApiError(404, 'not_found', 'no such payout');
+    const payout = await this.commands.execute(new DecideReviewCommand(payoutId, body.decision));
+    if (payout.status === 'none') throw new ApiError(404, 'not_found', 'no such payout');
+    return payoutMerchantView(payout);
+  }
 }
 
 const noAccount = () => new ApiError(404, 'not_found', 'no such account');
+
+/** Payout ids are made by the service (`po_` + 24 hex digits); anything else names no payout. */
+const PAYOUT_ID = /^po_[0-9a-f]{24}$/;

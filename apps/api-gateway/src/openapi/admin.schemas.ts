@@ -152,3 +152,33 @@ export class SandboxClockResponse {
   })
   offset_seconds!: number;
 }
+
+export class FloatResponse {
+  @environment()
+  environment!: string;
+
+  @money()
+  topped_up!: string;
+
+  @ApiProperty({
+    type: String,
+    pattern: MONEY_PATTERN_TEXT,
+    example: '100.00',
+    description: 'What confirmed payouts can still be sent from; queued payouts go when it covers them',
+  })
+  available!: string;
+
+  @ApiProperty({
+    type: String,
+    pattern: MONEY_PATTERN_TEXT,
+    example: '0.00',
+    description: 'Set aside for payouts on their way through the rail',
+  })
+  reserved!: string;
+
+  @money()
+  paid_out!: string;
+
+  @ApiProperty({ type: 'integer', description: "The float stream's version after the top-up" })
+  float_version!: number;
+}

@@ -19,7 +19,8 @@ export type DomainErrorCode =
   | 'link_unavailable'
   | 'handoff_invalid'
   | 'invalid_transition'
-  | 'not_yet_expired';
+  | 'not_yet_expired'
+  | 'float_insufficient';
 
 export class DomainError extends Error {
   constructor(

@@ -48,7 +48,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
 
   async execute({ input }: CreatePayoutCommand): Promise<CreatePayoutResult> {
     const payoutId = input.payoutId ?? newPayoutId();
-    const access = newAccessToken(input.delivery === 'link' ? 'lnk' : 'ses');
+    const access = newAccessToken(input.delivery === 'link' ? 'lnk' : 'ses', payoutId);
     const ledgerId = ledgerStreamId(input.accountId, input.environment);
     const referenceId = merchantReferenceStreamId(
       input.accountId,

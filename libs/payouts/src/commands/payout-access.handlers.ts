@@ -42,7 +42,7 @@ async function changeAccess(
     ) {
       throw new DomainError('payout_not_found', 'no such payout');
     }
-    const access = newAccessToken(prefix);
+    const access = newAccessToken(prefix, scope.payoutId);
     const events = decidePayout(
       command({ id: access.id, tokenHash: access.tokenHash }),
       payout.state,

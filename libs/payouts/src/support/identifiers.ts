@@ -13,10 +13,20 @@ export interface AccessToken {
   tokenHash: string;
 }
 
-/** A claim link or handoff token: 256 random bits, stored only as a hash. */
-export function newAccessToken(prefix: 'lnk' | 'ses'): AccessToken {
-  const token = randomBytes(32).toString('base64url');
+/**
+ * A claim link or handoff token: `<payout_id>.<256 random bits>`, stored only as a hash. The
+ * payout id in front lets the hosted pages find the payout in its stream without an index; the
+ * secret after it is what proves the holder got the URL from the merchant.
+ */
+export function newAccessToken(prefix: 'lnk' | 'ses', payoutId: string): AccessToken {
+  const token = `${payoutId}.${randomBytes(32).toString('base64url')}`;
   return { id: `${prefix}_${randomBytes(12).toString('hex')}`, token, tokenHash: sha256Hex(token) };
+}
+
+/** The payout an access token names, or null when it is not shaped like one. */
+export function payoutIdOfAccessToken(token: string): string | null {
+  const match = /^(po_[0-9a-f]{24})\.[A-Za-z0-9_-]{43}$/.exec(token);
+  return match ? match[1]! : null;
 }
 
 export function sha256Hex(value: string): string {

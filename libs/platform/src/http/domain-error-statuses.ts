@@ -26,4 +26,6 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code
   handoff_invalid: { status: 410 },
   invalid_transition: { status: 409 },
   not_yet_expired: { status: 409 },
+  // The worker's own refusal (the payout waits for a float top-up); no endpoint answers it.
+  float_insufficient: { status: 409 },
 };

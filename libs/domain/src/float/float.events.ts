@@ -1,0 +1,164 @@
+import { ClosedReservations } from '../ledger/closed-reservations';
+import { Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
+import { Environment } from '../shared/decider';
+
+/**
+ * The payout float of one environment (`float-<environment>`): the service's own money at the
+ * payout rail, out of which confirmed payouts are sent. It is separate from every merchant's
+ * ledger: a merchant's balance says what the merchant may pay out, the float says what the
+ * service can send right now. Money is a decimal string with exactly two decimals.
+ */
+export type FloatToppedUp = {
+  type: 'FloatToppedUp';
+  data: { environment: Environment; amount: string; reference: string; at: string };
+};
+
+/** A confirmed payout's amount is set aside before it is sent, so the rail is never overdrawn. */
+export type FloatReserved = {
+  type: 'FloatReserved';
+  data: { environment: Environment; payoutId: string; amount: string; at: string };
+};
+
+/** The rail returned the money (the payout failed or a review rejected it). */
+export type FloatReleased = {
+  type: 'FloatReleased';
+  data: { environment: Environment; payoutId: string; amount: string; at: string };
+};
+
+/** The rail paid the recipient: the reserved amount has left the float for good. */
+export type FloatPaidOut = {
+  type: 'FloatPaidOut';
+  data: { environment: Environment; payoutId: string; amount: string; at: string };
+};
+
+export type FloatEvent = FloatToppedUp | FloatReserved | FloatReleased | FloatPaidOut;
+
+export const FLOAT_EVENT_SCHEMA_VERSIONS: Record<FloatEvent['type'], number> = {
+  FloatToppedUp: 1,
+  FloatReserved: 1,
+  FloatReleased: 1,
+  FloatPaidOut: 1,
+};
+
+export const FLOAT_STREAM_TYPE = 'float';
+export const floatStreamId = (environment: Environment): string => `float-${environment}`;
+
+/** One environment's float. Every amount is a big.js decimal. */
+export type FloatState = {
+  toppedUp: Money;
+  available: Money;
+  reserved: Money;
+  paidOut: Money;
+  /** Payouts whose amount is set aside and not yet paid out or returned. */
+  openReservations: ReadonlyMap<string, Money>;
+  /** Payouts whose reservation ended; a payout is never reserved twice. */
+  closedReservations: ClosedReservations;
+};
+
+export function initialFloatState(): FloatState {
+  return {
+    toppedUp: ZERO_MONEY,
+    available: ZERO_MONEY,
+    reserved: ZERO_MONEY,
+    paidOut: ZERO_MONEY,
+    openReservations: new Map(),
+    closedReservations: ClosedReservations.empty(),
+  };
+}
+
+export function evolveFloat(state: FloatState, event: FloatEvent): FloatState {
+  const next = apply(state, event);
+  assertFloatInvariants(next);
+  return next;
+}
+
+function apply(state: FloatState, event: FloatEvent): FloatState {
+  switch (event.type) {
+    case 'FloatToppedUp': {
+      const amount = parseStoredMoney(event.data.amount);
+      return { ...state, toppedUp: state.toppedUp.plus(amount), available: state.available.plus(amount) };
+    }
+    case 'FloatReserved': {
+      const { payoutId } = event.data;
+      if (state.openReservations.has(payoutId) || state.closedReservations.get(payoutId) !== undefined) {
+        throw new Error(`Cannot apply FloatReserved: ${payoutId} was already reserved`);
+      }
+      const amount = parseStoredMoney(event.data.amount);
+      return {
+        ...state,
+        available: state.available.minus(amount),
+        reserved: state.reserved.plus(amount),
+        openReservations: new Map(state.openReservations).set(payoutId, amount),
+      };
+    }
+    case 'FloatReleased': {
+      const amount = openAmount(state, event);
+      return {
+        ...close(state, event.data.payoutId, 'released'),
+        available: state.available.plus(amount),
+        reserved: state.reserved.minus(amount),
+      };
+    }
+    case 'FloatPaidOut': {
+      const amount = openAmount(state, event);
+      return {
+        ...close(state, event.data.payoutId, 'settled'),
+        reserved: state.reserved.minus(amount),
+        paidOut: state.paidOut.plus(amount),
+      };
+    }
+    default: {
+      const _never: never = event;
+      throw new Error(`Unknown float event ${JSON.stringify(_never)}`);
+    }
+  }
+}
+
+// An ending event the decider could not have produced means a corrupt stream or a bug.
+function openAmount(state: FloatState, event: FloatReleased | FloatPaidOut): Money {
+  const amount = state.openReservations.get(event.data.payoutId);
+  if (amount === undefined) {
+    throw new Error(`Cannot apply ${event.type}: no open reservation for ${event.data.payoutId}`);
+  }
+  if (!amount.eq(parseStoredMoney(event.data.amount))) {
+    throw new Error(
+      `Cannot apply ${event.type}: amount differs from the reservation of ${event.data.payoutId}`,
+    );
+  }
+  return amount;
+}
+
+function close(state: FloatState, payoutId: string, outcome: 'released' | 'settled'): FloatState {
+  const openReservations = new Map(state.openReservations);
+  openReservations.delete(payoutId);
+  return { ...state, openReservations, closedReservations: state.closedReservations.with(payoutId, outcome) };
+}
+
+/** Money at the rail is conserved and never overdrawn; a violation is a bug, so a plain Error. */
+export function assertFloatInvariants(state: FloatState): void {
+  const accounted = sumMoney([state.available, state.reserved, state.paidOut]);
+  if (!state.toppedUp.eq(accounted)) {
+    throw new Error(
+      `Float invariant broken: topped up ${state.toppedUp.toFixed(2)} != accounted ${accounted.toFixed(2)}`,
+    );
+  }
+  for (const [name, value] of Object.entries({
+    available: state.available,
+    reserved: state.reserved,
+    paidOut: state.paidOut,
+  })) {
+    if (value.lt(ZERO_MONEY)) throw new Error(`Float invariant broken: ${name} is ${value.toFixed(2)}`);
+  }
+}
+
+/** The operator's view of a float, every amount as a two-decimal string. */
+export type FloatView = { toppedUp: string; available: string; reserved: string; paidOut: string };
+
+export function floatView(state: FloatState): FloatView {
+  return {
+    toppedUp: state.toppedUp.toFixed(2),
+    available: state.available.toFixed(2),
+    reserved: state.reserved.toFixed(2),
+    paidOut: state.paidOut.toFixed(2),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * How a recipient is paid. Only the recipient enters these, on the hosted pages; the merchant
+ * sees only `selected_method` (the method's name), never the details.
+ */
+export const RECEIVING_METHODS = ['bank_transfer', 'debit_card', 'wallet'] as const;
+export type ReceivingMethod = (typeof RECEIVING_METHODS)[number];
+
+export type ReceivingDetails =
+  | {
+      method: 'bank_transfer';
+      accountHolder: string;
+      /** US ABA routing number: 9 digits with a valid checksum. */
+      routingNumber: string;
+      /** 4 to 17 digits. */
+      accountNumber: string;
+    }
+  | {
+      method: 'debit_card';
+      cardholderName: string;
+      /** 12 to 19 digits passing the Luhn check, spaces removed. */
+      cardNumber: string;
+      expiryMonth: number;
+      /** Four digits. */
+      expiryYear: number;
+    }
+  | {
+      method: 'wallet';
+      /** An e-mail address (lower-cased) or an E.164 phone number (+ and 8 to 15 digits). */
+      walletHandle: string;
+    };
+
+export type SimulatedRailOutcome = 'paid' | 'failed' | 'review_required';
+
+/**
+ * Sandbox test values (documented in docs/sandbox.md and on the pages): the payout rail simulator
+ * answers by the last four digits of the account number, card number or phone number, or by the
+ * wallet e-mail's local part. Anything else is paid.
+ *
+ * | outcome           | account / card / phone ends in | wallet e-mail           |
+ * |-------------------|--------------------------------|-------------------------|
+ * | `failed`          | `0002`                         | `fail@…`                |
+ * | `review_required` | `0003`                         | `review@…`              |
+ */
+export function simulatedRailOutcome(details: ReceivingDetails): SimulatedRailOutcome {
+  const key =
+    details.method === 'bank_transfer'
+      ? details.accountNumber
+      : details.method === 'debit_card'
+        ? details.cardNumber
+        : details.walletHandle;
+  if (key.includes('@')) {
+    const local = key.slice(0, key.indexOf('@'));
+    if (local === 'fail') return 'failed';
+    if (local === 'review') return 'review_required';
+    return 'paid';
+  }
+  if (key.endsWith('0002')) return 'failed';
+  if (key.endsWith('0003')) return 'review_required';
+  return 'paid';
+}
