@@ -65,7 +65,9 @@ describe('the logs', () => {
         'POST',
         'logs-key-1',
       );
-      secrets.push(payout.payout_url!.split('/').pop()!);
+      // The token's secret part follows the payout id; opening the link logs its URL.
+      secrets.push(payout.payout_url!.split('/').pop()!.split('.').pop()!);
+      await fetch(payout.payout_url!.replace(/^https?:\/\/[^/]+/, app.url), { redirect: 'manual' });
       // A refused request with a bad credential is logged too; its token must not be.
       const wrong = `pk_test_${randomBytes(32).toString('base64url')}`;
       secrets.push(wrong);

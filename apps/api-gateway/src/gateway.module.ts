@@ -14,10 +14,11 @@ import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { PayoutQueries } from './payouts/payout-queries';
 import { PayoutsController } from './payouts/payouts.controller';
 import { ReturnUrlPolicy } from './payouts/return-url-policy';
+import { RecipientPagesModule } from './recipient/recipient-pages.module';
 
-/** The merchant-facing REST API: payouts, the operator's and the dashboard's administration. */
+/** The merchant-facing REST API (payouts, the operator's and the dashboard's administration) and the recipient's pages. */
 @Module({
-  imports: [PayoutsModule],
+  imports: [PayoutsModule, RecipientPagesModule],
   controllers: [PayoutsController, OperatorController, DashboardController],
   providers: [
     {

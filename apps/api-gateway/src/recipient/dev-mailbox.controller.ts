@@ -1,0 +1,77 @@
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { AppConfig } from '@payouts/config';
+import { listMailbox, mailboxDir, readMailboxMessage } from '@payouts/mail';
+import { APP_CONFIG } from '@payouts/platform';
+import type { FastifyReply } from 'fastify';
+import { setPageHeaders } from './page-headers';
+import { html, SafeHtml } from './views/html';
+import { layout } from './views/layout';
+
+/**
+ * The development mailbox: in the embedded start without SMTP_URL, e-mails (verification codes)
+ * are written under DATA_DIR/mailbox and read here. Anywhere else (a database server, or real
+ * SMTP) it does not exist: 404.
+ */
+@ApiExcludeController()
+@Controller('dev/mailbox')
+export class DevMailboxController {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  private get enabled(): boolean {
+    return !this.config.smtpUrl && !this.config.databaseUrl;
+  }
+
+  @Get()
+  async list(@Res() reply: FastifyReply) {
+    if (!this.enabled) return this.notFound(reply);
+    const entries = await listMailbox(mailboxDir(this.config));
+    return this.page(
+      reply,
+      'Development mailbox',
+      html`<p>E-mails the service would have sent (SMTP_URL is not set). Newest first.</p>
+        <ul>
+          ${entries.map(
+            (entry) =>
+              html`<li>
+                <a href="/dev/mailbox/${entry.id}">${entry.subject}</a> to ${entry.to}
+                <small>${entry.sentAt}</small>
+              </li>`,
+          )}
+        </ul>`,
+    );
+  }
+
+  @Get(':id')
+  async show(@Param('id') id: string, @Res() reply: FastifyReply) {
+    if (!this.enabled) return this.notFound(reply);
+    const message = await readMailboxMessage(mailboxDir(this.config), id);
+    if (!message) return this.notFound(reply);
+    return this.page(
+      reply,
+      message.subject,
+      html`<dl>
+          <dt>To</dt>
+          <dd>${message.to}</dd>
+          <dt>From</dt>
+          <dd>${message.from}</dd>
+          <dt>Sent</dt>
+          <dd>${message.sentAt}</dd>
+        </dl>
+        <pre>${message.text}</pre>
+        <p><a href="/dev/mailbox">All messages</a></p>`,
+    );
+  }
+
+  private page(reply: FastifyReply, title: string, body: SafeHtml) {
+    setPageHeaders(reply, { https: false });
+    void reply.type('text/html; charset=utf-8').send(layout({ title, environment: 'production' }, body));
+  }
+
+  private notFound(reply: FastifyReply) {
+    void reply
+      .status(404)
+      .type('application/json')
+      .send({ error: { code: 'not_found', message: 'no such endpoint' } });
+  }
+}

@@ -1,0 +1,26 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ClaimsModule } from '@payouts/claims';
+import { MailModule } from '@payouts/mail';
+import { PayoutsModule } from '@payouts/payouts';
+import type { FastifyInstance } from 'fastify';
+import { DevMailboxController } from './dev-mailbox.controller';
+import { registerFormParser } from './form-body';
+import { RecipientFlow } from './recipient-flow';
+import { RecipientPagesController } from './recipient-pages.controller';
+
+/** The recipient's hosted pages (claim link, redirect handoff, status) and the development mailbox. */
+@Module({
+  imports: [CqrsModule, PayoutsModule, ClaimsModule, MailModule],
+  controllers: [RecipientPagesController, DevMailboxController],
+  providers: [RecipientFlow],
+})
+export class RecipientPagesModule implements OnModuleInit {
+  constructor(private readonly http: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    // Before the app listens: the pages' form posts need their own body parser.
+    registerFormParser(this.http.httpAdapter.getInstance<FastifyInstance>());
+  }
+}
