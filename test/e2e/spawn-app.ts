@@ -24,10 +24,21 @@ export interface RunningApp {
 }
 
 /** Starts a built app (`npm run build` first) as its own process, as a container would. */
+/** 32 bytes, base64: the key every spawned app of a test run shares. */
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+
 export async function startApp(app: string, env: Record<string, string>): Promise<RunningApp> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(DIST, 'apps', app, 'src', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      // One key for every app of a test, as a deployment shares one (required with DATABASE_URL).
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,8 +1,6 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
+import { hkdfSync } from 'node:crypto';
 import type { AppConfig } from '@payouts/config';
+import { resolveEncryptionKey } from '@payouts/platform';
 
 /** The keys of the claim flow, all from the one ENCRYPTION_KEY. */
 export interface ClaimsKeys {
@@ -15,7 +13,6 @@ export interface ClaimsKeys {
   hmacKey: Buffer;
 }
 
-const KEY_FILE = 'encryption.key';
 const HMAC_KEY_INFO = 'payouts/claims/hmac/v1';
 
 export function deriveClaimsKeys(encryptionKey: Buffer): ClaimsKeys {
@@ -26,30 +23,7 @@ export function deriveClaimsKeys(encryptionKey: Buffer): ClaimsKeys {
   return { encryptionKey: Buffer.from(encryptionKey), hmacKey };
 }
 
-/**
- * ENCRYPTION_KEY, or for local runs the key file under DATA_DIR that the API gateway generates
- * (`encryption.key`, base64): the same file, so every module of a local install agrees on one key.
- * Whoever comes first creates it; the file is written under a temporary name and linked into
- * place, so a process starting at the same moment never reads a half-written key, and the loser
- * of the race reads the winner's key. Production sets ENCRYPTION_KEY.
- */
+/** The claim flow's keys, from the one key of the installation (resolveEncryptionKey). */
 export function resolveClaimsKeys(config: AppConfig): ClaimsKeys {
-  if (config.encryptionKey) return deriveClaimsKeys(config.encryptionKey);
-  const file = join(config.dataDir, KEY_FILE);
-  mkdirSync(config.dataDir, { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temporary, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  try {
-    linkSync(temporary, file);
-    new Logger('Secrets').warn(
-      `ENCRYPTION_KEY is not set: generated ${file}; set ENCRYPTION_KEY in production`,
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
-  return deriveClaimsKeys(key);
+  return deriveClaimsKeys(resolveEncryptionKey(config));
 }

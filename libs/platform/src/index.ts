@@ -10,3 +10,4 @@ export * from './http/api-exception.filter';
 export * from './http/domain-error-statuses';
 export * from './http/api-validation.pipe';
 export * from './sandbox-clock';
+export * from './encryption-key';
