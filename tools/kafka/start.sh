@@ -46,9 +46,9 @@ if [[ $port == 0 ]]; then
     const net = require("net");
     const a = net.createServer().listen(0, "127.0.0.1", () => {
       const b = net.createServer().listen(0, "127.0.0.1", () => {
-        console.log(a.address().port, b.address().port);
-        a.close();
-        b.close();
+        // Printed once both are closed: the port check below must not find our own listeners.
+        const ports = `${a.address().port} ${b.address().port}`;
+        a.close(() => b.close(() => console.log(ports)));
       });
     });') || die "KAFKA_PORT=0 needs node to pick free ports"
   controller_port="${controller_port:-$free_controller_port}"

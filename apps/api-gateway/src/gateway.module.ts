@@ -7,6 +7,7 @@ import { PayoutsModule } from '@payouts/payouts';
 import { APP_CONFIG, resolveEncryptionKey, SQL_CLIENT } from '@payouts/platform';
 import { DashboardController } from './admin/dashboard.controller';
 import { OperatorController } from './admin/operator.controller';
+import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { ACCOUNTS, IDEMPOTENCY } from './gateway.tokens';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
@@ -18,7 +19,7 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
 /** The merchant-facing REST API (payouts, the operator's and the dashboard's administration) and the recipient's pages. */
 @Module({
   imports: [PayoutsModule, RecipientPagesModule],
-  controllers: [PayoutsController, OperatorController, DashboardController],
+  controllers: [PayoutsController, OperatorController, DashboardController, PayoutWebhookController],
   providers: [
     {
       provide: ACCOUNTS,

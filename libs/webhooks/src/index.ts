@@ -1,2 +1,21 @@
-/** Signed payout webhooks: signing, verifying, delivery (issue 5). */
-export {};
+/**
+ * Signed payout webhooks (spec 6.2, issue 5): signing and the merchants' verifier, the target
+ * checks, the HTTP delivery, the delivery log's tables, the transports that carry committed events
+ * from the relay to the dispatcher (Kafka, or in-process in the embedded start), and the dispatcher.
+ */
+export * from './signature';
+export * from './verify';
+export * from './ip-address';
+export * from './target-policy';
+export * from './http-delivery';
+export * from './schedule';
+export * from './payout-webhook-event';
+export * from './store/webhook-endpoints';
+export * from './store/webhook-events';
+export * from './store/delivery-queue';
+export * from './transport/event-transport';
+export * from './transport/in-process-transport';
+export * from './transport/kafka-transport';
+export * from './transport/event-relay';
+export * from './dispatcher/payout-intake';
+export * from './dispatcher/delivery-scheduler';

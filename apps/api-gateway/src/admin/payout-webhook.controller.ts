@@ -1,0 +1,325 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { SecretBox } from '@payouts/accounts';
+import type { AccountsRepository } from '@payouts/accounts';
+import type { AppConfig } from '@payouts/config';
+import type { SqlClient } from '@payouts/database';
+import type { Environment } from '@payouts/domain';
+import type { Clock } from '@payouts/platform';
+import { APP_CONFIG, ApiError, apiValidationPipe, CLOCK, SQL_CLIENT } from '@payouts/platform';
+import {
+  EVENT_LOG_PAGE,
+  EventLogEntry,
+  NoWebhookEndpointError,
+  ResendInProgressError,
+  resolveTarget,
+  TargetPolicy,
+  TargetRefusedError,
+  WebhookEndpoint,
+  WebhookEndpoints,
+  WebhookEvents,
+} from '@payouts/webhooks';
+import { resolveEncryptionKey } from '@payouts/platform';
+import { ACCOUNTS } from '../gateway.tokens';
+import { ApiErrors } from '../openapi/decorators';
+import {
+  PayoutWebhookEndpointResponse,
+  QueuedWebhookResponse,
+  RemovedPayoutWebhookResponse,
+  SavedPayoutWebhookResponse,
+  WebhookEventListResponse,
+  WebhookEventView,
+} from '../openapi/payout-webhook.schemas';
+import { adminTokenOf } from './admin-auth';
+import { PayoutWebhookEndpointDto, PayoutWebhookTestDto } from './payout-webhook.dto';
+
+const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
+const ENVIRONMENT_QUERY = {
+  name: 'environment',
+  required: true,
+  schema: { type: 'string', enum: [...ENVIRONMENTS] },
+} as const;
+
+/**
+ * The payout webhook settings of the dashboard (ARCHITECTURE 4, spec 6.2: Send payouts, Settings,
+ * API integration) and the delivery log, with the account's admin token. Saving checks the URL
+ * (https, public addresses only, after DNS resolution) and shows the secret once; the dispatcher
+ * checks again before every attempt.
+ */
+@Controller('dashboard/payout-webhook')
+@ApiTags('Dashboard')
+@ApiBearerAuth('admin_token')
+@ApiErrors({ 401: [] })
+export class PayoutWebhookController {
+  private readonly endpoints: WebhookEndpoints;
+  private readonly events: WebhookEvents;
+  private readonly policy: TargetPolicy;
+
+  constructor(
+    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    @Inject(SQL_CLIENT) db: SqlClient,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.endpoints = new WebhookEndpoints(db, new SecretBox(resolveEncryptionKey(config)));
+    this.events = new WebhookEvents(db);
+    this.policy = { allowInsecure: config.webhooks.allowInsecureTargets };
+  }
+
+  private async accountOf(authorization: string | undefined): Promise<string> {
+    const admin = await this.accounts.authenticateAdmin(adminTokenOf(authorization));
+    if (!admin) throw new ApiError(401, 'unauthenticated', 'unknown admin token');
+    return admin.accountId;
+  }
+
+  @Put()
+  @ApiOperation({
+    summary: 'Set the payout webhook URL of one environment (the signing secret is shown once)',
+    description:
+      'Replaces an earlier URL and secret. Deliveries still waiting go to the new URL, signed with the new secret.',
+  })
+  @ApiOkResponse({ type: SavedPayoutWebhookResponse })
+  @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
+  async save(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto,
+  ) {
+    const accountId = await this.accountOf(auth);
+    let url: string;
+    try {
+      url = (await resolveTarget(body.url, this.policy)).url.href;
+    } catch (error) {
+      if (error instanceof TargetRefusedError)
+        throw new ApiError(400, 'invalid_request', error.message, 'url');
+      throw error;
+    }
+    const { endpoint, secret } = await this.endpoints.save(
+      accountId,
+      body.environment,
+      url,
+      this.clock.now(body.environment),
+    );
+    return { ...endpointView(endpoint), secret };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'The payout webhook URL of one environment (never the secret)' })
+  @ApiQuery(ENVIRONMENT_QUERY)
+  @ApiOkResponse({ type: PayoutWebhookEndpointResponse })
+  @ApiErrors({ 400: ['invalid_request'], 404: [] })
+  async get(@Headers('authorization') auth: string | undefined, @Query() query: Record<string, unknown>) {
+    const accountId = await this.accountOf(auth);
+    const environment = environmentOf(query, ['environment']);
+    const endpoint = await this.endpoints.get(accountId, environment);
+    if (!endpoint)
+      throw new ApiError(404, 'not_found', 'no payout webhook endpoint is set for this environment');
+    return endpointView(endpoint);
+  }
+
+  @Delete()
+  @ApiOperation({
+    summary: 'Stop sending: remove the endpoint, discard its secret, drop what is waiting',
+    description: 'Idempotent: removing an endpoint that is not set answers `removed: false`.',
+  })
+  @ApiQuery(ENVIRONMENT_QUERY)
+  @ApiOkResponse({ type: RemovedPayoutWebhookResponse })
+  @ApiErrors({ 400: ['invalid_request'] })
+  async remove(@Headers('authorization') auth: string | undefined, @Query() query: Record<string, unknown>) {
+    const accountId = await this.accountOf(auth);
+    const environment = environmentOf(query, ['environment']);
+    const { removed, droppedDeliveries } = await this.endpoints.remove(
+      accountId,
+      environment,
+      this.clock.now(environment),
+    );
+    return { environment, removed, dropped_deliveries: droppedDeliveries };
+  }
+
+  @Post('test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send a payout.test event (id evt_test_…, no payout behind it), one attempt',
+    description: 'Answers at once; the attempt and its outcome appear in the delivery log.',
+  })
+  @ApiAcceptedResponse({ type: QueuedWebhookResponse })
+  @ApiErrors({ 400: ['invalid_request'], 409: ['no_webhook_endpoint'], 413: [], 415: [] })
+  async test(
+    @Headers('authorization') auth: string | undefined,
+    @Body(apiValidationPipe()) body: PayoutWebhookTestDto,
+  ) {
+    const accountId = await this.accountOf(auth);
+    try {
+      const queued = await this.events.sendTest(
+        accountId,
+        body.environment,
+        this.clock.now(body.environment),
+      );
+      return { event_id: queued.eventId, delivery_id: queued.deliveryId, status: 'pending' };
+    } catch (error) {
+      throw asApiError(error);
+    }
+  }
+
+  @Get('events')
+  @ApiOperation({
+    summary: 'The delivery log: events of one environment, newest first, each with every attempt',
+    description: 'Filter by `payout_id` for the log of one payout.',
+  })
+  @ApiQuery(ENVIRONMENT_QUERY)
+  @ApiQuery({ name: 'payout_id', required: false, schema: { type: 'string', maxLength: 191 } })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: EVENT_LOG_PAGE.max, default: EVENT_LOG_PAGE.default },
+  })
+  @ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+  @ApiOkResponse({ type: WebhookEventListResponse })
+  @ApiErrors({ 400: ['invalid_request'] })
+  async list(@Headers('authorization') auth: string | undefined, @Query() query: Record<string, unknown>) {
+    const accountId = await this.accountOf(auth);
+    const environment = environmentOf(query, ['environment', 'payout_id', 'limit', 'offset']);
+    const payoutId = text(query, 'payout_id', 191);
+    const limit = whole(query, 'limit', EVENT_LOG_PAGE.default, 1, EVENT_LOG_PAGE.max);
+    const offset = whole(query, 'offset', 0, 0, 1_000_000);
+    const page = await this.events.list(accountId, environment, { payoutId, limit, offset });
+    return { total: page.total, limit: page.limit, offset: page.offset, data: page.data.map(eventView) };
+  }
+
+  @Get('events/:event_id')
+  @ApiOperation({ summary: 'One event of the delivery log with every delivery and attempt' })
+  @ApiParam({ name: 'event_id', schema: { type: 'string', pattern: '^evt_[0-9a-z_]+$' } })
+  @ApiOkResponse({ type: WebhookEventView })
+  @ApiErrors({ 404: [] })
+  async event(@Headers('authorization') auth: string | undefined, @Param('event_id') eventId: string) {
+    const accountId = await this.accountOf(auth);
+    const entry = await this.events.get(accountId, eventId);
+    if (!entry) throw new ApiError(404, 'not_found', 'no such event');
+    return eventView(entry);
+  }
+
+  @Post('events/:event_id/resend')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Resend an event: one more attempt, same body and id, freshly signed',
+    description:
+      'Goes to the endpoint set now. Any event of the account can be resent, also after its 5 attempts.',
+  })
+  @ApiParam({ name: 'event_id', schema: { type: 'string', pattern: '^evt_[0-9a-z_]+$' } })
+  @ApiAcceptedResponse({ type: QueuedWebhookResponse })
+  @ApiErrors({ 404: [], 409: ['no_webhook_endpoint', 'resend_in_progress'] })
+  async resend(@Headers('authorization') auth: string | undefined, @Param('event_id') eventId: string) {
+    const accountId = await this.accountOf(auth);
+    let queued: { deliveryId: string } | null;
+    try {
+      queued = await this.events.resend(accountId, eventId, (environment) => this.clock.now(environment));
+    } catch (error) {
+      throw asApiError(error);
+    }
+    if (!queued) throw new ApiError(404, 'not_found', 'no such event');
+    return { event_id: eventId, delivery_id: queued.deliveryId, status: 'pending' };
+  }
+}
+
+function endpointView(endpoint: WebhookEndpoint) {
+  return { environment: endpoint.environment, url: endpoint.url, created_at: endpoint.createdAt };
+}
+
+function eventView(entry: EventLogEntry) {
+  return {
+    event_id: entry.eventId,
+    type: entry.type,
+    environment: entry.environment,
+    payout_id: entry.payoutId,
+    created_at: entry.createdAt,
+    body: entry.body,
+    deliveries: entry.deliveries.map((d) => ({
+      delivery_id: d.deliveryId,
+      trigger: d.trigger,
+      status: d.status,
+      attempts_made: d.attemptsMade,
+      max_attempts: d.maxAttempts,
+      next_attempt_at: d.nextAttemptAt,
+      created_at: d.createdAt,
+      finished_at: d.finishedAt,
+      attempts: d.attempts.map((a) => ({
+        attempt_number: a.attemptNumber,
+        attempted_at: a.attemptedAt,
+        url: a.url,
+        signature_timestamp: a.signatureTimestamp,
+        status_code: a.statusCode,
+        latency_ms: a.latencyMs,
+        delivered: a.delivered,
+        error: a.error,
+        response_body: a.responseBody,
+      })),
+    })),
+  };
+}
+
+function asApiError(error: unknown): unknown {
+  if (error instanceof NoWebhookEndpointError) return new ApiError(409, 'no_webhook_endpoint', error.message);
+  if (error instanceof ResendInProgressError) return new ApiError(409, 'resend_in_progress', error.message);
+  return error;
+}
+
+/** The required `environment` of a query, after refusing names the endpoint does not know. */
+function environmentOf(query: Record<string, unknown>, known: readonly string[]): Environment {
+  for (const name of Object.keys(query)) {
+    if (!known.includes(name))
+      throw new ApiError(400, 'invalid_request', `${name} is not a known parameter`, name);
+  }
+  const value = query.environment;
+  if (typeof value !== 'string' || !(ENVIRONMENTS as readonly string[]).includes(value)) {
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'environment must be "production" or "sandbox"',
+      'environment',
+    );
+  }
+  return value as Environment;
+}
+
+function text(query: Record<string, unknown>, name: string, max: number): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    throw new ApiError(400, 'invalid_request', `${name} must be 1 to ${max} characters`, name);
+  }
+  return value;
+}
+
+function whole(
+  query: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = text(query, name, 12);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ApiError(400, 'invalid_request', `${name} must be a whole number from ${min} to ${max}`, name);
+  }
+  return Number(value);
+}

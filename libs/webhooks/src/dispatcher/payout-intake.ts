@@ -1,0 +1,82 @@
+import type { SqlQueryable } from '@payouts/database';
+import {
+  Environment,
+  evolvePayout,
+  initialPayoutState,
+  PAYOUT_EVENT_SCHEMA_VERSIONS,
+  PAYOUT_STREAM_TYPE,
+  PayoutEvent,
+  PayoutState,
+} from '@payouts/domain';
+import { payoutUpdatedBody, payoutUpdatedEventId, payoutWebhookData } from '../payout-webhook-event';
+import { PaidPayoutEvent, storePaidPayoutEvents } from '../store/webhook-events';
+import type { RelayedEvent } from '../transport/event-transport';
+
+/** The dispatcher's consumer group, on Kafka and in-process alike. */
+export const DISPATCHER_GROUP_ID = 'webhook-dispatcher';
+/** The only stream type whose events can become webhooks. */
+export const DISPATCHER_STREAM_TYPES: readonly string[] = [PAYOUT_STREAM_TYPE];
+/** The only event that can (spec 6.2: payout.updated only when a payout is paid). */
+export const DISPATCHER_EVENT_TYPES: readonly string[] = ['PayoutPaid'];
+
+/**
+ * Turns relayed events into stored webhook events, in the consumer's transaction. Only a payout
+ * reaching `paid` makes one (spec 6.2: nothing for expired, cancelled, failed, review_required or
+ * the move to processing). The payout is folded from its own stream up to the PayoutPaid event
+ * with the domain's evolve, so `data` is the payout exactly as it was when it was paid, whatever
+ * happened to the read models. Returns the ids of deliveries scheduled now.
+ */
+export async function ingestRelayedEvents(
+  tx: SqlQueryable,
+  events: readonly RelayedEvent[],
+  now: (environment: Environment) => Date,
+): Promise<string[]> {
+  const paid = events.filter(
+    (event) => event.streamType === PAYOUT_STREAM_TYPE && event.type === 'PayoutPaid',
+  );
+  if (paid.length === 0) return [];
+  const streamIds = [...new Set(paid.map((event) => event.streamId))];
+  const { rows } = await tx.query<{
+    stream_id: string;
+    stream_version: number;
+    event_type: string;
+    schema_version: number;
+    data: unknown;
+  }>(
+    `SELECT stream_id, stream_version, event_type, schema_version, data FROM events
+      WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_version`,
+    [streamIds],
+  );
+  const toStore: PaidPayoutEvent[] = [];
+  for (const event of paid) {
+    let state: PayoutState = initialPayoutState();
+    for (const row of rows) {
+      if (row.stream_id !== event.streamId || row.stream_version > event.streamVersion) continue;
+      state = evolvePayout(state, toPayoutEvent(row.event_type, row.schema_version, row.data));
+    }
+    // The relay only publishes committed events, so the stream holds the PayoutPaid it reports.
+    if (state.status !== 'paid') {
+      throw new Error(`${event.streamId} is ${state.status} at version ${event.streamVersion}, not paid`);
+    }
+    const eventId = payoutUpdatedEventId(state.payoutId);
+    toStore.push({
+      eventId,
+      accountId: state.accountId,
+      environment: state.environment,
+      payoutId: state.payoutId,
+      sourceEventId: event.eventId,
+      body: payoutUpdatedBody(eventId, payoutWebhookData(state)),
+    });
+  }
+  return storePaidPayoutEvents(tx, toStore, now);
+}
+
+/** A build never guesses at an event version it does not know: it stops, visibly, until upgraded. */
+function toPayoutEvent(type: string, schemaVersion: number, data: unknown): PayoutEvent {
+  const known = PAYOUT_EVENT_SCHEMA_VERSIONS[type as PayoutEvent['type']];
+  if (known === undefined) throw new Error(`unknown payout event type ${type}`);
+  if (Number(schemaVersion) !== known) {
+    throw new Error(`payout event ${type} has schema version ${schemaVersion}; this build reads ${known}`);
+  }
+  return { type, data } as PayoutEvent;
+}

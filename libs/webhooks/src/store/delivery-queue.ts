@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import type { Environment } from '@payouts/domain';
+import type { SqlClient } from '@payouts/database';
+import type { DeliveryStatus, DeliveryTrigger } from './webhook-events';
+
+/** A due delivery a dispatcher holds the lease of, with what it needs to make the attempt. */
+export interface ClaimedDelivery {
+  deliveryId: string;
+  eventId: string;
+  accountId: string;
+  environment: Environment;
+  trigger: DeliveryTrigger;
+  attemptsMade: number;
+  maxAttempts: number;
+  body: string;
+  leaseToken: string;
+  /** Null when the endpoint was removed since the delivery was scheduled. */
+  endpoint: { endpointId: string; url: string; secretCiphertext: string } | null;
+}
+
+/** What came of one claimed delivery. */
+export interface DeliveryOutcome {
+  delivery: ClaimedDelivery;
+  /** Null when no attempt was made (no endpoint any more): the delivery is cancelled. */
+  attempt: {
+    number: number;
+    endpointId: string;
+    url: string;
+    attemptedAt: Date;
+    signatureTimestamp: number | null;
+    statusCode: number | null;
+    latencyMs: number;
+    delivered: boolean;
+    error: string | null;
+    responseBody: string | null;
+  } | null;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  finishedAt: Date | null;
+}
+
+interface ClaimRow {
+  delivery_id: string;
+  event_id: string;
+  account_id: string;
+  environment: Environment;
+  trigger: DeliveryTrigger;
+  attempts_made: number;
+  max_attempts: number;
+  body: string;
+  endpoint_id: string | null;
+  url: string | null;
+  secret_ciphertext: string | null;
+}
+
+/**
+ * Due deliveries are claimed in one statement: the rows are picked with FOR UPDATE SKIP LOCKED
+ * (two dispatchers claiming at once never get the same row) and leased until the lease runs out
+ * (a row whose lease holds is not due for anyone else, so no attempt is made twice while its
+ * dispatcher lives). The attempt itself runs outside any transaction: holding a row lock through
+ * a 10 s request would give the transaction an id and hold back every reader of the event feed.
+ * "Due" is judged on each row's environment clock: the sandbox's follows the sandbox clock.
+ */
+const CLAIM_SQL = `WITH due AS (
+    SELECT delivery_id FROM webhook_deliveries
+     WHERE status = 'pending'
+       AND next_attempt_at <= $3::timestamptz
+       AND next_attempt_at <= CASE environment WHEN 'sandbox' THEN $2::timestamptz ELSE $1::timestamptz END
+       AND (lease_expires_at IS NULL OR lease_expires_at < now())
+     ORDER BY next_attempt_at
+     LIMIT $4
+     FOR UPDATE SKIP LOCKED
+  ), claimed AS (
+    UPDATE webhook_deliveries d
+       SET lease_token = $5, lease_expires_at = now() + make_interval(secs => $6::double precision)
+      FROM due WHERE d.delivery_id = due.delivery_id
+    RETURNING d.delivery_id, d.event_id, d.account_id, d.environment, d.trigger, d.attempts_made, d.max_attempts
+  )
+  SELECT c.delivery_id, c.event_id, c.account_id, c.environment, c.trigger, c.attempts_made, c.max_attempts,
+         e.body, p.endpoint_id, p.url, p.secret_ciphertext
+    FROM claimed c
+    JOIN webhook_events e ON e.event_id = c.event_id
+    LEFT JOIN payout_webhook_endpoints p ON p.account_id = c.account_id AND p.environment = c.environment`;
+
+/**
+ * One statement (so one round trip, atomic on its own): the attempts are written, and each delivery
+ * is moved on only by its lease holder and only while it is pending (not cancelled meanwhile).
+ * An attempt made again after a lost lease keeps the first record of its number.
+ */
+const RECORD_SQL = `WITH attempts AS (
+    INSERT INTO webhook_attempts (delivery_id, attempt_number, event_id, endpoint_id, url, attempted_at,
+                                  signature_timestamp, status_code, latency_ms, delivered, error, response_body)
+    SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
+                         $7::bigint[], $8::int[], $9::int[], $10::boolean[], $11::text[], $12::text[])
+    ON CONFLICT (delivery_id, attempt_number) DO NOTHING
+    RETURNING 1
+  ), moved AS (
+    UPDATE webhook_deliveries d
+       SET status = u.status, attempts_made = u.attempts_made, next_attempt_at = u.next_attempt_at,
+           finished_at = u.finished_at, lease_token = NULL, lease_expires_at = NULL
+      FROM unnest($13::text[], $14::text[], $15::int[], $16::timestamptz[], $17::timestamptz[], $18::text[])
+        AS u(delivery_id, status, attempts_made, next_attempt_at, finished_at, lease_token)
+     WHERE d.delivery_id = u.delivery_id AND d.lease_token = u.lease_token AND d.status = 'pending'
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM attempts)::int AS attempts, (SELECT count(*) FROM moved)::int AS moved`;
+
+export class DeliveryQueue {
+  constructor(private readonly db: SqlClient) {}
+
+  async claim(options: {
+    now: Record<Environment, Date>;
+    limit: number;
+    leaseMs: number;
+  }): Promise<ClaimedDelivery[]> {
+    const { production, sandbox } = options.now;
+    const latest = production.getTime() > sandbox.getTime() ? production : sandbox;
+    const leaseToken = randomBytes(12).toString('hex');
+    const { rows } = await this.db.query<ClaimRow>(CLAIM_SQL, [
+      production.toISOString(),
+      sandbox.toISOString(),
+      latest.toISOString(),
+      options.limit,
+      leaseToken,
+      options.leaseMs / 1000,
+    ]);
+    return rows.map((row) => ({
+      deliveryId: row.delivery_id,
+      eventId: row.event_id,
+      accountId: row.account_id,
+      environment: row.environment,
+      trigger: row.trigger,
+      attemptsMade: row.attempts_made,
+      maxAttempts: row.max_attempts,
+      body: row.body,
+      leaseToken,
+      endpoint:
+        row.endpoint_id !== null && row.url !== null && row.secret_ciphertext !== null
+          ? { endpointId: row.endpoint_id, url: row.url, secretCiphertext: row.secret_ciphertext }
+          : null,
+    }));
+  }
+
+  /** Writes the attempts and moves the deliveries on, in one statement. */
+  async record(outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    type Made = DeliveryOutcome & { attempt: NonNullable<DeliveryOutcome['attempt']> };
+    const made = outcomes.filter((o): o is Made => o.attempt !== null);
+    const a = (pick: (o: Made) => unknown) => made.map(pick);
+    await this.db.query(RECORD_SQL, [
+      a((o) => o.delivery.deliveryId),
+      a((o) => o.attempt.number),
+      a((o) => o.delivery.eventId),
+      a((o) => o.attempt.endpointId),
+      a((o) => o.attempt.url),
+      a((o) => o.attempt.attemptedAt.toISOString()),
+      a((o) => (o.attempt.signatureTimestamp === null ? null : String(o.attempt.signatureTimestamp))),
+      a((o) => o.attempt.statusCode),
+      a((o) => o.attempt.latencyMs),
+      a((o) => o.attempt.delivered),
+      a((o) => o.attempt.error),
+      a((o) => o.attempt.responseBody),
+      outcomes.map((o) => o.delivery.deliveryId),
+      outcomes.map((o) => o.status),
+      outcomes.map((o) => o.delivery.attemptsMade + (o.attempt ? 1 : 0)),
+      outcomes.map((o) => o.nextAttemptAt?.toISOString() ?? null),
+      outcomes.map((o) => o.finishedAt?.toISOString() ?? null),
+      outcomes.map((o) => o.delivery.leaseToken),
+    ]);
+  }
+}
