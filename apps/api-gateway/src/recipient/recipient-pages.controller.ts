@@ -93,22 +93,10 @@ export class RecipientPagesController {
       return this.html(reply, payout, 200, await this.statusView(environment, payout));
     }
     if (payout.delivery === 'link' && !session.verified) {
-      return this.html(
-        reply,
-        payout,
-        200,
-        verifyEmailPage(
-          { ...frame, title: 'Confirm your e-mail' },
-          {
-            payout: summary(payout),
-            maskedEmail: maskEmail(payout.customerEmail ?? ''),
-            codeSent: query.sent === '1',
-            csrfToken: session.csrfToken,
-            actions: this.actions(environment),
-            message: query.sent === '1' ? 'We sent a code. It may take a minute to arrive.' : null,
-          },
-        ),
-      );
+      return this.verifyView(reply, environment, payout, session, 200, {
+        codeSent: query.sent === '1',
+        message: query.sent === '1' ? 'We sent a code. It may take a minute to arrive.' : null,
+      });
     }
     const details = query.change === '1' ? null : await this.vault.load(payout.payoutId);
     if (details) {
@@ -147,22 +135,10 @@ export class RecipientPagesController {
     });
     if (!issued.ok) {
       reply.header('retry-after', String(issued.retryAfterSeconds));
-      return this.html(
-        reply,
-        payout,
-        429,
-        verifyEmailPage(
-          { environment, title: 'Confirm your e-mail' },
-          {
-            payout: summary(payout),
-            maskedEmail: maskEmail(payout.customerEmail ?? ''),
-            codeSent: true,
-            csrfToken: session.csrfToken,
-            actions: this.actions(environment),
-            message: `A code was sent recently. You can ask for a new one in ${issued.retryAfterSeconds} seconds.`,
-          },
-        ),
-      );
+      return this.verifyView(reply, environment, payout, session, 429, {
+        codeSent: true,
+        message: `A code was sent recently. You can ask for a new one in ${issued.retryAfterSeconds} seconds.`,
+      });
     }
     await this.mailer.send({
       to: payout.customerEmail ?? '',
@@ -202,22 +178,10 @@ export class RecipientPagesController {
     }
     const refusal = codeRefusal(checked);
     if (refusal.retryAfterSeconds) reply.header('retry-after', String(refusal.retryAfterSeconds));
-    return this.html(
-      reply,
-      payout,
-      refusal.status,
-      verifyEmailPage(
-        { environment, title: 'Confirm your e-mail' },
-        {
-          payout: summary(payout),
-          maskedEmail: maskEmail(payout.customerEmail ?? ''),
-          codeSent: true,
-          csrfToken: session.csrfToken,
-          actions: this.actions(environment),
-          error: refusal.message,
-        },
-      ),
-    );
+    return this.verifyView(reply, environment, payout, session, refusal.status, {
+      codeSent: true,
+      error: refusal.message,
+    });
   }
 
   @Post(['recipient/details', 'sandbox/recipient/details'])
@@ -266,6 +230,31 @@ export class RecipientPagesController {
       return this.seeOther(reply, withPayoutId(payout.returnUrl, payout.payoutId));
     }
     return this.seeOther(reply, this.actions(environment).page);
+  }
+
+  private verifyView(
+    reply: FastifyReply,
+    environment: Environment,
+    payout: Payout,
+    session: PageSession,
+    status: number,
+    view: { codeSent: boolean; message?: string | null; error?: string | null },
+  ) {
+    return this.html(
+      reply,
+      payout,
+      status,
+      verifyEmailPage(
+        { environment, title: 'Confirm your e-mail' },
+        {
+          ...view,
+          payout: summary(payout),
+          maskedEmail: maskEmail(payout.customerEmail ?? ''),
+          csrfToken: session.csrfToken,
+          actions: this.actions(environment),
+        },
+      ),
+    );
   }
 
   private chooseView(
