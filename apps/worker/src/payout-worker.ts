@@ -207,8 +207,12 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.jobs.reschedule(job, new Date(this.clock.now().getTime() + backoff), describe(error));
       return;
     }
-    if (outcome.done) await this.jobs.finish(job.payoutId, this.clock.now());
-    else await this.jobs.reschedule(job, new Date(this.clock.now().getTime() + outcome.nextInMs), null);
+    if (outcome.done) {
+      // The payout is final: its receiving details have no further use. Should erasing fail, the
+      // job is not finished and the next pass (which finds the payout final again) erases them.
+      await this.vault.forget(job.payoutId);
+      await this.jobs.finish(job.payoutId, this.clock.now());
+    } else await this.jobs.reschedule(job, new Date(this.clock.now().getTime() + outcome.nextInMs), null);
   }
 
   /** One look at a payout whose float is set aside: decided from the event store and the rail, never from memory. */
@@ -287,6 +291,8 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopping) return;
       try {
         await this.commands.execute(new ExpirePayoutCommand(payoutId));
+        // Details saved but never confirmed end with the payout.
+        await this.vault.forget(payoutId);
         await this.jobs.disarmTimer(payoutId);
       } catch (error) {
         // Confirmed (or gone) since the timer was armed: the timer has nothing left to do.

@@ -10,6 +10,11 @@ export interface ReceivingDetailsVault {
   /** Replaces what was saved for the payout (the recipient may go back and change them before confirming). */
   save(payoutId: string, details: ReceivingDetails): Promise<void>;
   load(payoutId: string): Promise<ReceivingDetails | null>;
+  /**
+   * Erases them for good: the worker calls it once the payout can no longer be sent (paid, failed,
+   * expired), so card and account numbers are kept no longer than the payout needs them.
+   */
+  forget(payoutId: string): Promise<unknown>;
 }
 
 /** Nest token for the ReceivingDetailsVault. */

@@ -89,6 +89,7 @@ describe.each(testBackends().map((b) => b.name))('payouts after the recipient co
       'PayoutConfirmed',
       'PayoutPaid',
     ]);
+    await expectDetailsErased(gateway, payoutId);
   });
 
   it('fails a payout the rail declines and returns its money without a receipt', async () => {
@@ -101,6 +102,7 @@ describe.each(testBackends().map((b) => b.name))('payouts after the recipient co
       receipt_reference: null,
       status_version: 3,
     });
+    await expectDetailsErased(gateway, payoutId);
     expect(await assertMoneyInvariants(gateway.db, shop.accountId, 'sandbox')).toMatchObject({
       settled: '10.50',
       holds: '0.00',
@@ -374,3 +376,16 @@ describe.each(testBackends().map((b) => b.name))('a worker restarted mid-send on
     }
   });
 });
+
+/** The worker erases a final payout's receiving details just after recording the outcome. */
+async function expectDetailsErased(gateway: WorkerGateway, payoutId: string): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    const { rows } = await gateway.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM claim_receiving_details WHERE payout_id = $1',
+      [payoutId],
+    );
+    if (rows[0]!.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the receiving details of ${payoutId} were not erased`);
+}
