@@ -30,6 +30,8 @@ import { performance } from 'node:perf_hooks';
 import { AccountsRepository, SecretBox } from '@payouts/accounts';
 import { migrate, PostgresSqlClient } from '@payouts/database';
 import {
+  evolvePayout,
+  initialPayoutState,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,
   PayoutEvent,
@@ -37,6 +39,9 @@ import {
 } from '@payouts/domain';
 import { NewEvent, PostgresEventStore } from '@payouts/event-store';
 import {
+  payoutUpdatedBody,
+  payoutUpdatedEventId,
+  payoutWebhookData,
   postWebhook,
   resolveTarget,
   signatureHeaderValue,
@@ -325,6 +330,37 @@ const asNew = (event: PayoutEvent): NewEvent => ({
   data: event.data,
 });
 
+/** The events of a link payout of 10.00 + 0.50 that was created, confirmed and paid at `at`. */
+function paidPayoutEvents(payoutId: string, accountId: string, at: string): PayoutEvent[] {
+  return [
+    {
+      type: 'PayoutCreated',
+      data: {
+        payoutId,
+        accountId,
+        environment: 'sandbox',
+        amount: '10.00',
+        fee: '0.50',
+        totalReserved: '10.50',
+        currency: 'USD',
+        merchantReference: `bench-${payoutId}`,
+        delivery: 'link',
+        customerEmail: 'ana@example.com',
+        customerId: null,
+        returnUrl: null,
+        description: null,
+        caseReference: null,
+        originalPaymentId: null,
+        source: 'api',
+        createdAt: at,
+        payoutExpiresAt: at,
+      },
+    },
+    { type: 'PayoutConfirmed', data: { payoutId, selectedMethod: 'bank_transfer', acceptedAt: at } },
+    { type: 'PayoutPaid', data: { payoutId, receiptReference: `rcpt_${payoutId}`, paidAt: at } },
+  ];
+}
+
 /** Paid payouts (created, confirmed, paid), 100 streams per append. */
 async function appendPaid(store: PostgresEventStore, accountId: string, count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => `po_${randomBytes(12).toString('hex')}`);
@@ -337,39 +373,7 @@ async function appendPaid(store: PostgresEventStore, accountId: string, count: n
           streamId: payoutStreamId(payoutId),
           streamType: PAYOUT_STREAM_TYPE,
           expectedVersion: 'no_stream' as const,
-          events: [
-            asNew({
-              type: 'PayoutCreated',
-              data: {
-                payoutId,
-                accountId,
-                environment: 'sandbox',
-                amount: '10.00',
-                fee: '0.50',
-                totalReserved: '10.50',
-                currency: 'USD',
-                merchantReference: `bench-${payoutId}`,
-                delivery: 'link',
-                customerEmail: 'ana@example.com',
-                customerId: null,
-                returnUrl: null,
-                description: null,
-                caseReference: null,
-                originalPaymentId: null,
-                source: 'api',
-                createdAt: at,
-                payoutExpiresAt: at,
-              },
-            }),
-            asNew({
-              type: 'PayoutConfirmed',
-              data: { payoutId, selectedMethod: 'bank_transfer', acceptedAt: at },
-            }),
-            asNew({
-              type: 'PayoutPaid',
-              data: { payoutId, receiptReference: `rcpt_${payoutId}`, paidAt: at },
-            }),
-          ],
+          events: paidPayoutEvents(payoutId, accountId, at).map(asNew),
         })),
       ),
     );
@@ -378,28 +382,14 @@ async function appendPaid(store: PostgresEventStore, accountId: string, count: n
   return ids;
 }
 
-/** A body the size of a real payout.updated. */
+/** The payout.updated body the dispatcher would send for such a payout: the library's own. */
 function bodyFor(payoutId: string): string {
-  return JSON.stringify({
-    type: 'payout.updated',
-    id: `evt_${randomBytes(16).toString('hex')}`,
-    data: {
-      payout_id: payoutId,
-      merchant_reference: `bench-${payoutId}`,
-      customer_id: null,
-      status: 'paid',
-      status_version: 3,
-      amount: '10.00',
-      fee: '0.50',
-      total_reserved: '10.50',
-      currency: 'USD',
-      delivery: 'link',
-      funds_released: false,
-      receipt_reference: `rcpt_${payoutId}`,
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    },
-  });
+  const paid = paidPayoutEvents(payoutId, 'acct_bench', new Date().toISOString()).reduce(
+    evolvePayout,
+    initialPayoutState(),
+  );
+  if (paid.status === 'none') throw new Error('a paid payout folds to a payout');
+  return payoutUpdatedBody(payoutUpdatedEventId(payoutId), payoutWebhookData(paid));
 }
 
 function percentile(values: number[], p: number): number {

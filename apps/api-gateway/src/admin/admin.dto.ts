@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_SANDBOX_ADVANCE_SECONDS } from '@payouts/platform';
 import {
@@ -44,17 +45,28 @@ export class PayoutsApprovalDto {
   approved!: boolean;
 }
 
-export class CreditFundsDto {
+/** `amount` of an operator's money movement: a decimal string, refused as invalid_amount otherwise. */
+const amountField = (description: string) =>
+  applyDecorators(
+    moneyDoc(description),
+    IsString({ message: 'amount must be a decimal string', context: { code: 'invalid_amount' } }),
+    money('amount'),
+  );
+
+/** An operator's money movement in one environment, with a reference for the books. */
+abstract class OperatorMoneyMovementDto {
   @environmentDoc() @environment() environment!: 'production' | 'sandbox';
-  @moneyDoc('Matured funds to credit')
-  @IsString({ message: 'amount must be a decimal string', context: { code: 'invalid_amount' } })
-  @money('amount')
-  amount!: string;
+  abstract amount: string;
   @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 191, default: 'operator' })
   @IsOptional()
   @IsString()
   @Length(1, 191)
   reference?: string;
+}
+
+export class CreditFundsDto extends OperatorMoneyMovementDto {
+  @amountField('Matured funds to credit')
+  amount!: string;
 }
 
 export class LimitsDto {
@@ -137,17 +149,9 @@ export class SandboxClockDto {
   advance_seconds!: number;
 }
 
-export class TopUpFloatDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
-  @moneyDoc('Money added to the payout float of the environment')
-  @IsString({ message: 'amount must be a decimal string', context: { code: 'invalid_amount' } })
-  @money('amount')
+export class TopUpFloatDto extends OperatorMoneyMovementDto {
+  @amountField('Money added to the payout float of the environment')
   amount!: string;
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 191, default: 'operator' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 191)
-  reference?: string;
 }
 
 export class ReviewDecisionDto {

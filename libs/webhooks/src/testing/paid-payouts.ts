@@ -7,6 +7,7 @@ import {
   payoutStreamId,
 } from '@payouts/domain';
 import type { EventStore, NewEvent } from '@payouts/event-store';
+import { newPayoutId } from '@payouts/payouts';
 
 /**
  * Test support: payouts made `paid` by appending their events to the store, as the worker's
@@ -18,9 +19,7 @@ const asNew = (event: PayoutEvent): NewEvent => ({
   data: event.data,
 });
 
-export function newPayoutId(): string {
-  return `po_${randomBytes(12).toString('hex')}`;
-}
+export { newPayoutId };
 
 /** The events of a new link payout of 10.00 + 0.50 fee. */
 export function createdEvent(
