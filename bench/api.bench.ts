@@ -12,12 +12,18 @@
  *   get     GET /sandbox/api/payout/{id} over the payouts the create run made
  * and the same two against the bare server. Rounds alternate gateway and bare; the summary gives
  * medians. Everything runs on this machine (loopback only) and stops by itself.
+ *
+ * Beside each figure, the CPU time one request cost (Linux /proc): the server process, the local
+ * PostgreSQL server's processes, and the whole machine (both, plus autocannon and the kernel). On
+ * a machine whose cores they all share, these say where the time went and what the ceiling is:
+ * two cores divided by the machine µs is the most requests per second this machine can serve.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { machineBusyMs, microsecondsPerRequest, processCpuMs, processesCpuMs } from './support/cpu-usage';
 import { createFreshDatabase } from './support/fresh-database';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,6 +42,13 @@ interface Measure {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU µs per request: the server process alone, the local PostgreSQL server's processes, and the
+   * whole machine (server, database, load generator, kernel).
+   */
+  serverCpuUs?: number;
+  databaseCpuUs?: number;
+  machineCpuUs?: number;
 }
 
 async function main(): Promise<void> {
@@ -56,6 +69,8 @@ async function main(): Promise<void> {
     DEFAULT_MAX_OPEN_EXPOSURE: '100000000000.00',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATABASE_POOL_SIZE: '40',
+    // e.g. PGOPTIONS="-c plan_cache_mode=force_generic_plan" to try server settings per session.
+    ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
   });
   const bare = await startProcess('bare', [join(DIST, 'bench/bare-fastify-server.js'), String(barePort)], {});
   try {
@@ -66,8 +81,11 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const target of ['gateway', 'bare'] as const) {
         const base = `http://127.0.0.1:${target === 'gateway' ? gatewayPort : barePort}`;
-        measures.push(await runCreate(target, base, tokens, target === 'gateway' ? created : []));
-        measures.push(await runGet(target, base, tokens, created));
+        const pid = (target === 'gateway' ? gateway : bare).pid;
+        measures.push(
+          await withCpu(pid, () => runCreate(target, base, tokens, target === 'gateway' ? created : [])),
+        );
+        measures.push(await withCpu(pid, () => runGet(target, base, tokens, created)));
       }
       printTable(`round ${round}`, measures.slice(-4));
     }
@@ -216,6 +234,23 @@ async function runGet(
   return toMeasure(target, 'get', result);
 }
 
+/** Runs one load and adds the CPU it cost per request, for the server process and the machine. */
+async function withCpu(pid: number | undefined, run: () => Promise<Measure>): Promise<Measure> {
+  const [serverBefore, databaseBefore, machineBefore] = [
+    processCpuMs(pid),
+    processesCpuMs('postgres'),
+    machineBusyMs(),
+  ];
+  const measure = await run();
+  const requests = measure.requestsPerSecond * SECONDS;
+  return {
+    ...measure,
+    serverCpuUs: microsecondsPerRequest(serverBefore, processCpuMs(pid), requests),
+    databaseCpuUs: microsecondsPerRequest(databaseBefore, processesCpuMs('postgres'), requests),
+    machineCpuUs: microsecondsPerRequest(machineBefore, machineBusyMs(), requests),
+  };
+}
+
 /** payout id → the token of the account that created it. */
 const owners = new Map<string, string>();
 
@@ -246,14 +281,25 @@ function medianOf(measures: Measure[]): Measure {
     p99Ms: median(measures.map((m) => m.p99Ms)),
     non2xx: measures.reduce((sum, m) => sum + m.non2xx, 0),
     errors: measures.reduce((sum, m) => sum + m.errors, 0),
+    serverCpuUs: medianOrUndefined(measures.map((m) => m.serverCpuUs)),
+    databaseCpuUs: medianOrUndefined(measures.map((m) => m.databaseCpuUs)),
+    machineCpuUs: medianOrUndefined(measures.map((m) => m.machineCpuUs)),
   };
 }
 
+function medianOrUndefined(values: (number | undefined)[]): number | undefined {
+  const known = values.filter((value): value is number => value !== undefined).sort((a, b) => a - b);
+  return known[Math.floor(known.length / 2)];
+}
+
 function printTable(title: string, measures: Measure[]): void {
-  process.stdout.write(`\n${title}\nscenario  target    req/s     p50 ms   p99 ms   non-2xx  errors\n`);
+  const cpu = (us: number | undefined) => (us === undefined ? '-' : us.toFixed(0)).padStart(10);
+  process.stdout.write(
+    `\n${title}\nscenario  target    req/s     p50 ms   p99 ms   non-2xx  errors  server µs  database µs  machine µs\n`,
+  );
   for (const m of measures) {
     process.stdout.write(
-      `${m.scenario.padEnd(9)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}\n`,
+      `${m.scenario.padEnd(9)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}${cpu(m.serverCpuUs)} ${cpu(m.databaseCpuUs).padStart(12)} ${cpu(m.machineCpuUs).padStart(11)}\n`,
     );
   }
 }
