@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { IssuedStatements } from './issued-statements';
 import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 
 /**
@@ -28,14 +29,24 @@ export class PgliteSqlClient implements SqlClient {
 
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (pgliteTx) => {
-      const tx: SqlQueryable = {
-        query: async <Row>(sql: string, params?: readonly unknown[]) => {
-          const result = await pgliteTx.query<Row>(sql, params as unknown[] | undefined);
-          return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
-        },
-        queryPrepared: (sql, params) => tx.query(sql, params),
+      const issued = new IssuedStatements();
+      const run = async <Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> => {
+        const result = await pgliteTx.query<Row>(sql, params as unknown[] | undefined);
+        return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
       };
-      return work(tx);
+      const tx: SqlQueryable = {
+        query: (sql, params) => issued.track(run(sql, params)),
+        queryPrepared: (sql, params) => issued.track(run(sql, params)),
+      };
+      try {
+        const value = await work(tx);
+        // A failed statement the work did not await must not be committed as a silent ROLLBACK.
+        await issued.allSucceeded();
+        return value;
+      } catch (error) {
+        await issued.settled();
+        throw error;
+      }
     });
   }
 

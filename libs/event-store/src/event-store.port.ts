@@ -59,6 +59,15 @@ export interface RecordedEvent {
   checkpoint: FeedCheckpoint;
 }
 
+/**
+ * An event as an append decided it, before the database has answered: everything but the position
+ * the database assigns (see AppendOptions.inTransaction).
+ */
+export type PendingEvent = Omit<
+  RecordedEvent,
+  'globalPosition' | 'transactionId' | 'recordedAt' | 'checkpoint'
+>;
+
 export interface AppendResult {
   /** One entry per StreamAppend, in the order given, with the stream's new version. */
   streams: { streamId: string; version: number }[];
@@ -70,8 +79,13 @@ export interface AppendOptions {
   /**
    * Runs inside the same database transaction after the events are written, for inline
    * (read-your-writes) projections. If it throws, nothing is written and append rethrows.
+   *
+   * Its statements run after the append's, but when every expected version is known (no 'any') it
+   * is called before the database has answered them, so its statements travel with the append's
+   * in one round trip; that is why it gets pending events, without positions. An append that
+   * fails (a conflict) still wins over whatever the hook then reports.
    */
-  inTransaction?: (tx: SqlQueryable, events: RecordedEvent[]) => Promise<void>;
+  inTransaction?: (tx: SqlQueryable, events: PendingEvent[]) => Promise<void>;
 }
 
 export interface SubscribeOptions {

@@ -11,6 +11,14 @@ export interface ProjectionOptions {
    * the projector, whose job is to catch up however far behind it is.
    */
   maxBalanceLagEvents?: number;
+  /**
+   * For a command's own append: issue every stream's statements without waiting for the one
+   * before, so on a server they travel with the append's (pipelined). They are still issued in
+   * stream order; only a stream that needs its slow path then reads and locks out of that order,
+   * which can deadlock with the projector, and the event store hands a deadlock back as a conflict
+   * that the command retries. The projector, which has no retry of that kind, keeps them in order.
+   */
+  concurrentStreams?: boolean;
 }
 
 /**
@@ -32,16 +40,22 @@ export async function projectReadModels(
   }
   // A fixed order keeps two transactions that touch the same rows from deadlocking.
   const streamIds = [...byStream.keys()].sort((a, b) => a.localeCompare(b));
-  for (const streamId of streamIds) {
+  const projectStream = (streamId: string): Promise<void> => {
     const streamEvents = [...byStream.get(streamId)!.values()].sort(
       (a, b) => a.streamVersion - b.streamVersion,
     );
     const streamType = streamEvents[0]!.streamType;
-    if (streamType === PAYOUT_STREAM_TYPE) await projectPayoutStream(tx, streamId, streamEvents);
-    else if (streamType === LEDGER_STREAM_TYPE) {
-      await projectLedgerStream(tx, streamId, streamEvents, options.maxBalanceLagEvents);
+    if (streamType === PAYOUT_STREAM_TYPE) return projectPayoutStream(tx, streamId, streamEvents);
+    if (streamType === LEDGER_STREAM_TYPE) {
+      return projectLedgerStream(tx, streamId, streamEvents, options.maxBalanceLagEvents);
     }
+    return Promise.resolve();
+  };
+  if (options.concurrentStreams) {
+    await Promise.all(streamIds.map(projectStream));
+    return;
   }
+  for (const streamId of streamIds) await projectStream(streamId);
 }
 
 /** Names of the read-model tables, in the order a rebuild truncates them. */

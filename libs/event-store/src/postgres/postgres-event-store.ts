@@ -8,6 +8,7 @@ import {
   EventStore,
   FeedCheckpoint,
   FeedSubscription,
+  PendingEvent,
   RecordedEvent,
   StreamAppend,
   SubscribeOptions,
@@ -55,13 +56,29 @@ export class PostgresEventStore implements EventStore {
         events = await this.appendStream(this.statements, only);
       } else {
         events = await this.db.transaction(async (tx) => {
-          const written: RecordedEvent[] = [];
-          for (const stream of encoded) written.push(...(await this.appendStream(tx, stream)));
-          if (hook) await hook(tx, written);
+          // Issued together: on a server they go out in one write (pipelined), in this order.
+          const appended = encoded.map((stream) => this.appendStream(tx, stream));
+          const pending = hook ? pendingEventsOf(encoded) : undefined;
+          const hooked = hook && pending ? [hook(tx, pending)] : [];
+          const written = (await settledInOrder<RecordedEvent[] | void>([...appended, ...hooked]))
+            .slice(0, appended.length)
+            .flat() as RecordedEvent[];
+          if (hook && !pending) await hook(tx, written);
           return written;
         });
       }
     } catch (error) {
+      const [first] = encoded;
+      if (first && isConcurrencyAbort(error)) {
+        // The database broke a deadlock (or a serialization failure) by aborting this writer:
+        // nothing was written, and to the caller that is a conflict like any other.
+        throw new StreamVersionConflictError(
+          first.streamId,
+          first.expectedVersion,
+          await this.currentVersion(first.streamId),
+          { cause: error },
+        );
+      }
       if (!(error instanceof ConflictSignal)) throw error;
       // Read after the rollback: the transaction may be unusable, and the version is only informative.
       const actual = await this.currentVersion(error.append.streamId);
@@ -155,6 +172,11 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
+function isConcurrencyAbort(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state === SqlState.deadlockDetected || state === SqlState.serializationFailure;
+}
+
 function translateAppendError(error: unknown, append: EncodedAppend): unknown {
   if (sqlStateOf(error) !== SqlState.uniqueViolation) return error;
   const { constraint, detail } = error as { constraint?: string; detail?: string };
@@ -166,6 +188,42 @@ function translateAppendError(error: unknown, append: EncodedAppend): unknown {
     return new ConflictSignal(append, error);
   }
   return error;
+}
+
+/**
+ * The events as the append will write them, or undefined when a stream's version is only known
+ * once written (expected version 'any').
+ */
+function pendingEventsOf(encoded: readonly EncodedAppend[]): PendingEvent[] | undefined {
+  const pending: PendingEvent[] = [];
+  for (const append of encoded) {
+    if (append.check.kind === 'any') return undefined;
+    const base = append.check.kind === 'version' ? append.check.version : 0;
+    append.eventIds.forEach((eventId, index) => {
+      pending.push({
+        eventId,
+        streamId: append.streamId,
+        streamType: append.streamType,
+        streamVersion: base + index + 1,
+        type: append.types[index] as string,
+        schemaVersion: append.schemaVersions[index] as number,
+        data: asStoredJson(append.data[index] as string),
+        metadata: asStoredJson(append.metadata[index] as string) as Record<string, unknown>,
+      });
+    });
+  }
+  return pending;
+}
+
+/**
+ * Waits for every promise, then throws the first failure in the order given: the statements ran
+ * in that order, so the first failure is the cause and the later ones ("transaction is aborted")
+ * are its consequences.
+ */
+async function settledInOrder<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
 
 function lastVersionOf(events: readonly RecordedEvent[], streamId: string): number {

@@ -6,6 +6,7 @@ import {
   FEED_START,
   FeedCheckpoint,
   NewEvent,
+  PendingEvent,
   RecordedEvent,
   StreamAppend,
 } from '../event-store.port';
@@ -328,6 +329,38 @@ export function describeEventStoreContract(
         expect(await inlineRows(db, failing)).toBe(0);
         await expect(store.readStream(failing)).resolves.toEqual({ version: 0, events: [] });
       });
+
+      it('hands the hook the events as they will be written, and a conflicting append writes none of its rows', async () => {
+        const streamId = uniqueId('inline-pending');
+        const first = await store.append([stream(streamId, 'no_stream', 2)]);
+        let seen: PendingEvent[] = [];
+        const result = await store.append([stream(streamId, 2, 2)], {
+          inTransaction: async (tx, events) => {
+            seen = events;
+            await insertInline(tx, events);
+          },
+        });
+        expect(seen.map((e) => [e.streamId, e.streamVersion, e.eventId])).toEqual(
+          result.events.map((e) => [e.streamId, e.streamVersion, e.eventId]),
+        );
+        expect(seen.map((e) => e.data)).toEqual(result.events.map((e) => e.data));
+        expect(first.streams[0]?.version).toBe(2);
+
+        // The hook's statements may travel with the append's; the append's conflict must still win
+        // and take them back, whether the hook then succeeds or fails.
+        for (const hookFails of [false, true]) {
+          await expect(
+            store.append([stream(streamId, 2, 1)], {
+              inTransaction: async (tx, events) => {
+                await insertInline(tx, events);
+                if (hookFails) throw new Error('hook failed after the conflict');
+              },
+            }),
+          ).rejects.toBeInstanceOf(StreamVersionConflictError);
+        }
+        expect(await inlineRows(db, streamId)).toBe(2);
+        expect((await store.readStream(streamId)).version).toBe(4);
+      });
     });
 
     describe('global feed', () => {
@@ -554,6 +587,48 @@ export function describeEventStoreContract(
       });
 
       if (traits.concurrentTransactions) {
+        it('reports a deadlock between two appends to the one the database aborted as a version conflict', async () => {
+          const prefix = uniqueId('deadlock');
+          const [rowA, rowB] = [randomUUID(), randomUUID()];
+          await db.query(
+            'INSERT INTO contract_inline (event_id, stream_id) VALUES ($1::uuid, $3), ($2::uuid, $3)',
+            [rowA, rowB, `${prefix}-rows`],
+          );
+          const lock = (tx: SqlQueryable, row: string) =>
+            tx.query('UPDATE contract_inline SET stream_id = stream_id WHERE event_id = $1::uuid', [row]);
+          let lockedA!: () => void;
+          let lockedB!: () => void;
+          const aHolds = new Promise<void>((resolve) => (lockedA = resolve));
+          const bHolds = new Promise<void>((resolve) => (lockedB = resolve));
+          // Each hook locks its own row, waits for the other's, then reaches for the other's row.
+          const outcomes = await Promise.allSettled([
+            store.append([stream(`${prefix}-a`, 'no_stream', 1)], {
+              inTransaction: async (tx) => {
+                await lock(tx, rowA);
+                lockedA();
+                await bHolds;
+                await lock(tx, rowB);
+              },
+            }),
+            store.append([stream(`${prefix}-b`, 'no_stream', 1)], {
+              inTransaction: async (tx) => {
+                await lock(tx, rowB);
+                lockedB();
+                await aHolds;
+                await lock(tx, rowA);
+              },
+            }),
+          ]);
+          const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+          expect(failed).toHaveLength(1);
+          expect(failed[0]?.reason).toBeInstanceOf(StreamVersionConflictError);
+          // The loser wrote nothing, so retrying it (load, decide, append again) is safe.
+          const versions = await Promise.all(
+            ['a', 'b'].map(async (id) => (await store.readStream(`${prefix}-${id}`)).version),
+          );
+          expect(versions.sort()).toEqual([0, 1]);
+        });
+
         it('holds back an event committed after a later-positioned one until the earlier transaction ends', async () => {
           const prefix = uniqueId('held');
           const start = await feedEnd(store);
@@ -734,7 +809,7 @@ async function projectedRows(
   return rows[0] ?? { rows: 0, distinct: 0 };
 }
 
-async function insertInline(tx: SqlQueryable, events: readonly RecordedEvent[]): Promise<void> {
+async function insertInline(tx: SqlQueryable, events: readonly PendingEvent[]): Promise<void> {
   for (const event of events) {
     await tx.query('INSERT INTO contract_inline (event_id, stream_id) VALUES ($1::uuid, $2)', [
       event.eventId,

@@ -18,9 +18,12 @@ export function appendWithReadModels(
   options: AppendWithReadModelsOptions = {},
 ): Promise<AppendResult> {
   return store.append(appends, {
+    // Both issued at once, so their statements go out together with the append's.
     inTransaction: async (tx, events) => {
-      await projectReadModels(tx, events, options);
-      if (options.alsoInTransaction) await options.alsoInTransaction(tx);
+      await Promise.all([
+        projectReadModels(tx, events, { ...options, concurrentStreams: true }),
+        options.alsoInTransaction?.(tx),
+      ]);
     },
   });
 }
