@@ -119,20 +119,23 @@ export class AccountsRepository {
 
   async authenticateAdmin(token: string): Promise<{ accountId: string } | null> {
     if (typeof token !== 'string' || !hasWellFormedBody(token, tokenPrefixFor('admin', null))) return null;
-    const result = await this.#db.queryPrepared<{ account_id: string }>(AUTHENTICATE_ADMIN_SQL, [
+    const result = await this.#db.reads.queryPrepared<{ account_id: string }>(AUTHENTICATE_ADMIN_SQL, [
       tokenVerifier(token),
     ]);
     const row = result.rows[0];
     return row ? { accountId: row.account_id } : null;
   }
 
-  /** One indexed query (queryPrepared) joining credential, account and environment settings; null when unknown or revoked. */
+  /**
+   * One indexed query joining credential, account and environment settings; null when unknown or
+   * revoked. A plain SELECT on the shared read connections: every request runs it.
+   */
   async authenticateCredential(token: string): Promise<AuthenticatedCredential | null> {
     if (typeof token !== 'string') return null;
     const named = parseTokenPrefix(token);
     if (!named || named.kind === 'admin' || named.environment === null) return null;
     if (!hasWellFormedBody(token, tokenPrefixFor(named.kind, named.environment))) return null;
-    const result = await this.#db.queryPrepared<CredentialRow>(AUTHENTICATE_CREDENTIAL_SQL, [
+    const result = await this.#db.reads.queryPrepared<CredentialRow>(AUTHENTICATE_CREDENTIAL_SQL, [
       tokenVerifier(token),
     ]);
     const row = result.rows[0];

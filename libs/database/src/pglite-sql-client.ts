@@ -10,6 +10,12 @@ import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 export class PgliteSqlClient implements SqlClient {
   readonly kind = 'pglite' as const;
 
+  /** One connection: the hot reads run on it like everything else. */
+  readonly reads: SqlQueryable = {
+    query: (sql, params) => this.query(sql, params),
+    queryPrepared: (sql, params) => this.query(sql, params),
+  };
+
   private constructor(readonly db: PGlite) {}
 
   /** `dataDir` undefined keeps the database in memory (tests). */

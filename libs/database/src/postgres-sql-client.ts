@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Pool, PoolClient, PoolConfig, QueryConfig } from 'pg';
+import { Pool, PoolConfig, QueryConfig } from 'pg';
+import { corkUntilNextTick } from './cork-until-next-tick';
 import { IssuedStatements } from './issued-statements';
+import { SharedReadConnections } from './shared-read-connections';
 import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 
 export interface PostgresClientOptions {
@@ -10,12 +12,16 @@ export interface PostgresClientOptions {
   /** Gives up connecting after this long, so an unreachable server is a clear start-up error. */
   connectTimeoutMs?: number;
   applicationName?: string;
+  /** Connections shared by `reads` (beside the pool); default 2. */
+  sharedReadConnections?: number;
 }
 
 export class PostgresSqlClient implements SqlClient {
   readonly kind = 'postgres' as const;
   /** Shared with the Prisma driver adapter so one process keeps one pool. */
   readonly pool: Pool;
+  readonly reads: SqlQueryable;
+  private readonly shared: SharedReadConnections;
 
   constructor(options: PostgresClientOptions) {
     const config: PoolConfig = {
@@ -28,6 +34,22 @@ export class PostgresSqlClient implements SqlClient {
     this.pool = new Pool(config);
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    this.shared = new SharedReadConnections(
+      {
+        connectionString: config.connectionString,
+        connectionTimeoutMillis: config.connectionTimeoutMillis,
+        application_name: config.application_name,
+      },
+      options.sharedReadConnections ?? 2,
+    );
+    const read = async <Row>(query: QueryConfig): Promise<SqlResult<Row>> => {
+      const result = await this.shared.query(query);
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+    };
+    this.reads = {
+      query: (sql, params) => read({ text: sql, values: params as unknown[] | undefined }),
+      queryPrepared: (sql, params = []) => read(this.preparedQuery(sql, params)),
+    };
   }
 
   async query<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
@@ -100,28 +122,7 @@ export class PostgresSqlClient implements SqlClient {
 
   /** Idempotent: shutdown paths may reach it more than once. */
   close(): Promise<void> {
-    this.closing ??= this.pool.end();
+    this.closing ??= Promise.all([this.pool.end(), this.shared.close()]).then(() => undefined);
     return this.closing;
   }
-}
-
-/** The socket of a pg connection: pg's types do not expose it. */
-type CorkableStream = { cork(): void; uncork(): void };
-const corkedSockets = new WeakSet<CorkableStream>();
-
-/**
- * Holds the statements issued in the current tick in the socket's buffer and writes them in one
- * system call when the tick ends (pg corks each statement's own messages; the counts nest).
- */
-function corkUntilNextTick(client: PoolClient): void {
-  const stream = (client as unknown as { connection?: { stream?: Partial<CorkableStream> } }).connection
-    ?.stream;
-  if (!stream?.cork || !stream.uncork || corkedSockets.has(stream as CorkableStream)) return;
-  const socket = stream as CorkableStream;
-  socket.cork();
-  corkedSockets.add(socket);
-  process.nextTick(() => {
-    corkedSockets.delete(socket);
-    socket.uncork();
-  });
 }

@@ -26,6 +26,12 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface SqlClient extends SqlQueryable {
   readonly kind: DatabaseKind;
+  /**
+   * For the hottest look-ups, and only for plain SELECTs that never wait on a lock (no writes, no
+   * FOR UPDATE): on a server they share a few pipelined connections, so a statement that waited
+   * would hold up every one queued behind it. PGlite runs them like any other.
+   */
+  readonly reads: SqlQueryable;
   /** Runs `work` in one transaction on one connection; commits if it resolves, rolls back if it throws. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (migrations). */

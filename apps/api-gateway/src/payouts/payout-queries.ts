@@ -38,7 +38,8 @@ export class PayoutQueries {
   ) {}
 
   async get(accountId: string, environment: Environment, payoutId: string): Promise<PayoutMerchantView> {
-    const view = await readPayoutView(this.db, accountId, environment, payoutId);
+    // A plain SELECT: on the shared read connections, like the credential look-up before it.
+    const view = await readPayoutView(this.db.reads, accountId, environment, payoutId);
     // Another account's or environment's payout is indistinguishable from no payout.
     if (!view) throw new ApiError(404, 'not_found', 'no such payout');
     return view;

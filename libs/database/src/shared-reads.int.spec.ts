@@ -1,0 +1,70 @@
+import { testBackends } from '@payouts/testing';
+import { SqlClient } from './sql-client';
+
+// `reads` multiplexes many callers' SELECTs over a few pipelined connections on a server. Each
+// caller must still get exactly its own answer, a failing statement must fail alone, and a lost
+// connection must cost only the statements that were on it.
+describe.each(testBackends())('shared reads on $name', (backend) => {
+  let db: SqlClient;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.open({ migrated: false }));
+    await db.exec(
+      'CREATE TABLE read_rows (n integer PRIMARY KEY, label text NOT NULL); ' +
+        "INSERT INTO read_rows SELECT n, 'row ' || n FROM generate_series(1, 500) AS n",
+    );
+  });
+
+  afterAll(() => drop());
+
+  const label = (n: number) =>
+    db.reads.queryPrepared<{ label: string }>('SELECT label FROM read_rows WHERE n = $1', [n]);
+
+  it('answers each of many concurrent callers with its own rows', async () => {
+    const ns = Array.from({ length: 500 }, (_, i) => i + 1);
+    const answers = await Promise.all(ns.map(label));
+    expect(answers.map((a) => a.rows[0]?.label)).toEqual(ns.map((n) => `row ${n}`));
+  });
+
+  it('fails only the statement that failed, not those issued beside it', async () => {
+    const [before, failed, after] = await Promise.allSettled([
+      label(1),
+      db.reads.query('SELECT 1 / (n - n) FROM read_rows WHERE n = 2'),
+      label(3),
+    ]);
+    expect(before).toMatchObject({ status: 'fulfilled', value: { rows: [{ label: 'row 1' }] } });
+    expect(failed).toMatchObject({ status: 'rejected', reason: { code: '22012' } });
+    expect(after).toMatchObject({ status: 'fulfilled', value: { rows: [{ label: 'row 3' }] } });
+  });
+
+  it('sees what committed before the statement was issued (read-your-writes across connections)', async () => {
+    await db.transaction((tx) => tx.query("UPDATE read_rows SET label = 'changed' WHERE n = 4"));
+    expect((await label(4)).rows[0]?.label).toBe('changed');
+  });
+
+  if (backend.name === 'postgres') {
+    it('opens a new connection after the server ended one', async () => {
+      await Promise.all([label(5), label(6)]); // both shared connections are open
+      await db.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = 'payouts'
+            AND state = 'idle'`,
+      );
+      // A statement may land on a connection the server just closed: it fails, and the next works.
+      const deadline = Date.now() + 5_000;
+      let answered: string | undefined;
+      while (answered === undefined && Date.now() < deadline) {
+        answered = await label(7).then(
+          (result) => result.rows[0]?.label,
+          () => undefined,
+        );
+      }
+      expect(answered).toBe('row 7');
+      expect((await Promise.all([label(8), label(9)])).map((r) => r.rows[0]?.label)).toEqual([
+        'row 8',
+        'row 9',
+      ]);
+    });
+  }
+});
