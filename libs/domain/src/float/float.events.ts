@@ -1,3 +1,4 @@
+import { Map as PersistentMap } from 'immutable';
 import { ClosedReservations } from '../ledger/closed-reservations';
 import { Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
 import { Environment } from '../shared/decider';
@@ -49,8 +50,8 @@ export type FloatState = {
   available: Money;
   reserved: Money;
   paidOut: Money;
-  /** Payouts whose amount is set aside and not yet paid out or returned. */
-  openReservations: ReadonlyMap<string, Money>;
+  /** Payouts whose amount is set aside and not yet paid out or returned (persistent, as the ledger's). */
+  openReservations: PersistentMap<string, Money>;
   /** Payouts whose reservation ended; a payout is never reserved twice. */
   closedReservations: ClosedReservations;
 };
@@ -61,7 +62,7 @@ export function initialFloatState(): FloatState {
     available: ZERO_MONEY,
     reserved: ZERO_MONEY,
     paidOut: ZERO_MONEY,
-    openReservations: new Map(),
+    openReservations: PersistentMap<string, Money>(),
     closedReservations: ClosedReservations.empty(),
   };
 }
@@ -88,7 +89,7 @@ function apply(state: FloatState, event: FloatEvent): FloatState {
         ...state,
         available: state.available.minus(amount),
         reserved: state.reserved.plus(amount),
-        openReservations: new Map(state.openReservations).set(payoutId, amount),
+        openReservations: state.openReservations.set(payoutId, amount),
       };
     }
     case 'FloatReleased': {
@@ -129,9 +130,11 @@ function openAmount(state: FloatState, event: FloatReleased | FloatPaidOut): Mon
 }
 
 function close(state: FloatState, payoutId: string, outcome: 'released' | 'settled'): FloatState {
-  const openReservations = new Map(state.openReservations);
-  openReservations.delete(payoutId);
-  return { ...state, openReservations, closedReservations: state.closedReservations.with(payoutId, outcome) };
+  return {
+    ...state,
+    openReservations: state.openReservations.delete(payoutId),
+    closedReservations: state.closedReservations.with(payoutId, outcome),
+  };
 }
 
 /** Money at the rail is conserved and never overdrawn; a violation is a bug, so a plain Error. */
