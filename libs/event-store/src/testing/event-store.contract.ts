@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { SqlClient, SqlQueryable } from '@payouts/database';
 import { DuplicateEventIdError, StreamVersionConflictError } from '../errors';
 import {
+  AppendResult,
   EventStore,
   FEED_START,
   FeedCheckpoint,
@@ -637,27 +638,37 @@ export function describeEventStoreContract(
           let inserted!: () => void;
           const insertedSignal = new Promise<void>((resolve) => (inserted = resolve));
 
-          // Writer A takes its transaction id and position first, then waits before committing.
+          // Writer A takes its transaction id and position first, then waits before committing. The
+          // hook may start before the append's statements are answered (they are pipelined); its
+          // own statement runs after them, so once it answered, A's event is in.
           const slow = store.append([stream(`${prefix}-slow`, 'no_stream', 1)], {
-            inTransaction: async () => {
+            inTransaction: async (tx) => {
+              await tx.query('SELECT 1');
               inserted();
               await gate;
             },
           });
           await insertedSignal;
-          // Writer B commits meanwhile, with a later transaction id and a later position.
-          const fast = await store.append([stream(`${prefix}-fast`, 'no_stream', 1)]);
+          // Whatever the checks find, A must end: its open transaction would hold back the feed of
+          // every later test on this server.
+          let fast: AppendResult;
+          try {
+            // Writer B commits meanwhile, with a later transaction id and a later position.
+            fast = await store.append([stream(`${prefix}-fast`, 'no_stream', 1)]);
 
-          // A reader ordering by position alone would take B now and later skip A.
-          const byPosition = await db.query<{ stream_id: string }>(
-            'SELECT stream_id FROM events WHERE starts_with(stream_id, $1) ORDER BY global_position',
-            [prefix],
-          );
-          expect(byPosition.rows.map((row) => row.stream_id)).toEqual([`${prefix}-fast`]);
-          // The feed holds B back while A is in flight.
-          expect((await store.readFeed(start, 100)).filter((e) => e.streamId.startsWith(prefix))).toEqual([]);
-
-          release();
+            // A reader ordering by position alone would take B now and later skip A.
+            const byPosition = await db.query<{ stream_id: string }>(
+              'SELECT stream_id FROM events WHERE starts_with(stream_id, $1) ORDER BY global_position',
+              [prefix],
+            );
+            expect(byPosition.rows.map((row) => row.stream_id)).toEqual([`${prefix}-fast`]);
+            // The feed holds B back while A is in flight.
+            expect((await store.readFeed(start, 100)).filter((e) => e.streamId.startsWith(prefix))).toEqual(
+              [],
+            );
+          } finally {
+            release();
+          }
           const slowResult = await slow;
           const feed = (await store.readFeed(start, 100)).filter((e) => e.streamId.startsWith(prefix));
           expect(feed.map((e) => e.eventId)).toEqual([
