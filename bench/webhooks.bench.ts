@@ -29,15 +29,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AccountsRepository, SecretBox } from '@payouts/accounts';
 import { migrate, PostgresSqlClient } from '@payouts/database';
-import {
-  evolvePayout,
-  initialPayoutState,
-  PAYOUT_EVENT_SCHEMA_VERSIONS,
-  PAYOUT_STREAM_TYPE,
-  PayoutEvent,
-  payoutStreamId,
-} from '@payouts/domain';
-import { NewEvent, PostgresEventStore } from '@payouts/event-store';
+import { evolvePayout, initialPayoutState } from '@payouts/domain';
+import { PostgresEventStore } from '@payouts/event-store';
 import {
   payoutUpdatedBody,
   payoutUpdatedEventId,
@@ -48,6 +41,7 @@ import {
   verifyPayoutWebhook,
   WebhookEndpoints,
 } from '@payouts/webhooks';
+import { appendPaidPayouts, paidPayoutEvents } from '../libs/webhooks/src/testing/paid-payouts';
 import { createFreshDatabase } from './support/fresh-database';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -180,7 +174,7 @@ async function main(): Promise<void> {
     const target = await resolveTarget(url, { allowInsecure: true });
 
     // Warm-up: topics, consumer group, connections, JIT.
-    await appendPaid(store, accountId, 200);
+    await appendPaidPayouts(store, accountId, 'sandbox', 200);
     await receiver.waitFor(200);
     receiver.reset();
 
@@ -192,7 +186,7 @@ async function main(): Promise<void> {
       receiver.reset();
       relay.process.kill('SIGSTOP');
       try {
-        await appendPaid(store, accountId, DELIVERIES);
+        await appendPaidPayouts(store, accountId, 'sandbox', DELIVERIES);
       } finally {
         relay.process.kill('SIGCONT');
       }
@@ -225,7 +219,7 @@ async function main(): Promise<void> {
       const committed = new Map<string, number>();
       const count = RATE * SECONDS;
       await steady(count, async () => {
-        const [payoutId] = await appendPaid(store, accountId, 1);
+        const [payoutId] = await appendPaidPayouts(store, accountId, 'sandbox', 1);
         committed.set(payoutId!, performance.now());
       });
       await receiver.waitFor(count);
@@ -324,67 +318,9 @@ async function steady(count: number, task: () => Promise<void>): Promise<void> {
   await Promise.all(running);
 }
 
-const asNew = (event: PayoutEvent): NewEvent => ({
-  type: event.type,
-  schemaVersion: PAYOUT_EVENT_SCHEMA_VERSIONS[event.type],
-  data: event.data,
-});
-
-/** The events of a link payout of 10.00 + 0.50 that was created, confirmed and paid at `at`. */
-function paidPayoutEvents(payoutId: string, accountId: string, at: string): PayoutEvent[] {
-  return [
-    {
-      type: 'PayoutCreated',
-      data: {
-        payoutId,
-        accountId,
-        environment: 'sandbox',
-        amount: '10.00',
-        fee: '0.50',
-        totalReserved: '10.50',
-        currency: 'USD',
-        merchantReference: `bench-${payoutId}`,
-        delivery: 'link',
-        customerEmail: 'ana@example.com',
-        customerId: null,
-        returnUrl: null,
-        description: null,
-        caseReference: null,
-        originalPaymentId: null,
-        source: 'api',
-        createdAt: at,
-        payoutExpiresAt: at,
-      },
-    },
-    { type: 'PayoutConfirmed', data: { payoutId, selectedMethod: 'bank_transfer', acceptedAt: at } },
-    { type: 'PayoutPaid', data: { payoutId, receiptReference: `rcpt_${payoutId}`, paidAt: at } },
-  ];
-}
-
-/** Paid payouts (created, confirmed, paid), 100 streams per append. */
-async function appendPaid(store: PostgresEventStore, accountId: string, count: number): Promise<string[]> {
-  const ids = Array.from({ length: count }, () => `po_${randomBytes(12).toString('hex')}`);
-  const at = new Date().toISOString();
-  const appends = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    appends.push(
-      store.append(
-        ids.slice(i, i + 100).map((payoutId) => ({
-          streamId: payoutStreamId(payoutId),
-          streamType: PAYOUT_STREAM_TYPE,
-          expectedVersion: 'no_stream' as const,
-          events: paidPayoutEvents(payoutId, accountId, at).map(asNew),
-        })),
-      ),
-    );
-  }
-  await Promise.all(appends);
-  return ids;
-}
-
 /** The payout.updated body the dispatcher would send for such a payout: the library's own. */
 function bodyFor(payoutId: string): string {
-  const paid = paidPayoutEvents(payoutId, 'acct_bench', new Date().toISOString()).reduce(
+  const paid = paidPayoutEvents(payoutId, 'acct_bench', 'sandbox', new Date()).reduce(
     evolvePayout,
     initialPayoutState(),
   );

@@ -3,3 +3,4 @@ export * from './postgres-sql-client';
 export * from './pglite-sql-client';
 export * from './migrations';
 export * from './open-database';
+export { settledInOrder } from './issued-statements';

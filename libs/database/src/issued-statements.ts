@@ -1,3 +1,5 @@
+import type { SqlQueryable } from './sql-client';
+
 /**
  * The statements a transaction's work issued. Work may issue several before awaiting any (on a
  * server they are pipelined), so a failure can sit in one nobody awaited; PostgreSQL then answers
@@ -13,17 +15,33 @@ export class IssuedStatements {
     return statement;
   }
 
-  /**
-   * Resolves once every statement succeeded; otherwise throws the first failure in issue order.
-   * They ran in that order, so it is the cause, and the later "transaction is aborted" failures
-   * are its consequences.
-   */
+  /** The same queryable, with every statement it runs tracked here. */
+  tracking(queryable: SqlQueryable): SqlQueryable {
+    return {
+      query: <Row>(sql: string, params?: readonly unknown[]) => this.track(queryable.query<Row>(sql, params)),
+      queryPrepared: <Row>(sql: string, params?: readonly unknown[]) =>
+        this.track(queryable.queryPrepared<Row>(sql, params)),
+    };
+  }
+
+  /** Resolves once every statement succeeded; otherwise throws the first failure in issue order. */
   async allSucceeded(): Promise<void> {
-    for (const statement of this.statements) await statement;
+    await settledInOrder(this.statements);
   }
 
   /** Waits for every statement to finish, however it ends (before a ROLLBACK). */
   async settled(): Promise<void> {
     await Promise.allSettled(this.statements);
   }
+}
+
+/**
+ * Waits for every promise, then throws the first failure in the order given, or returns every
+ * value. For statements issued together: they ran in that order, so the first failure is the cause
+ * and the later ones ("current transaction is aborted") are its consequences.
+ */
+export async function settledInOrder<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }

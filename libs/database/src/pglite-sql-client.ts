@@ -40,10 +40,7 @@ export class PgliteSqlClient implements SqlClient {
         const result = await pgliteTx.query<Row>(sql, params as unknown[] | undefined);
         return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
       };
-      const tx: SqlQueryable = {
-        query: (sql, params) => issued.track(run(sql, params)),
-        queryPrepared: (sql, params) => issued.track(run(sql, params)),
-      };
+      const tx = issued.tracking({ query: run, queryPrepared: run });
       try {
         const value = await work(tx);
         // A failed statement the work did not await must not be committed as a silent ROLLBACK.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Pool, PoolConfig, QueryConfig } from 'pg';
+import { Pool, PoolConfig, QueryConfig, QueryResult } from 'pg';
 import { corkUntilNextTick } from './cork-until-next-tick';
 import { IssuedStatements } from './issued-statements';
 import { SharedReadConnections } from './shared-read-connections';
@@ -42,26 +42,29 @@ export class PostgresSqlClient implements SqlClient {
       },
       options.sharedReadConnections ?? 2,
     );
-    const read = async <Row>(query: QueryConfig): Promise<SqlResult<Row>> => {
-      const result = await this.shared.query(query);
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
-    };
-    this.reads = {
-      query: (sql, params) => read({ text: sql, values: params as unknown[] | undefined }),
-      queryPrepared: (sql, params = []) => read(this.preparedQuery(sql, params)),
-    };
+    this.reads = this.queryableOver((config) => this.shared.query(config));
   }
 
   async query<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
     const result = await this.pool.query(sql, params as unknown[] | undefined);
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+    return toSqlResult<Row>(result);
   }
 
   private readonly preparedNames = new Map<string, string>();
 
   async queryPrepared<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
     const result = await this.pool.query(this.preparedQuery(sql, params));
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+    return toSqlResult<Row>(result);
+  }
+
+  /** Statements sent by `send`: plain, or as this client's named prepared statements. */
+  private queryableOver(send: (config: QueryConfig) => Promise<QueryResult>): SqlQueryable {
+    return {
+      query: async <Row>(sql: string, params?: readonly unknown[]) =>
+        toSqlResult<Row>(await send({ text: sql, values: params as unknown[] | undefined })),
+      queryPrepared: async <Row>(sql: string, params: readonly unknown[] = []) =>
+        toSqlResult<Row>(await send(this.preparedQuery(sql, params))),
+    };
   }
 
   /** pg keeps the parsed statement per connection under this name and parses it once there. */
@@ -84,15 +87,11 @@ export class PostgresSqlClient implements SqlClient {
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const issued = new IssuedStatements();
-    const send = async <Row>(config: QueryConfig): Promise<SqlResult<Row>> => {
+    const send = (config: QueryConfig): Promise<QueryResult> => {
       corkUntilNextTick(client);
-      const result = await client.query(config);
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      return client.query(config);
     };
-    const tx: SqlQueryable = {
-      query: (sql, params) => issued.track(send({ text: sql, values: params as unknown[] | undefined })),
-      queryPrepared: (sql, params = []) => issued.track(send(this.preparedQuery(sql, params))),
-    };
+    const tx = issued.tracking(this.queryableOver(send));
     let broken = false;
     try {
       void issued.track(send({ text: 'BEGIN' }));
@@ -125,4 +124,8 @@ export class PostgresSqlClient implements SqlClient {
     this.closing ??= Promise.all([this.pool.end(), this.shared.close()]).then(() => undefined);
     return this.closing;
   }
+}
+
+function toSqlResult<Row>(result: QueryResult): SqlResult<Row> {
+  return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
 }

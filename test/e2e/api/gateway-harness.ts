@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@payouts/config';
+import { AppConfig, loadConfig } from '@payouts/config';
 import { createApp } from '@payouts/platform';
 import { createServerDatabase } from '@payouts/testing';
 import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
@@ -10,6 +10,7 @@ export const OPERATOR_TOKEN = `op_${randomBytes(16).toString('hex')}`;
 
 export interface Gateway {
   url: string;
+  app: NestFastifyApplication;
   close(): Promise<void>;
 }
 
@@ -27,6 +28,21 @@ export async function startGateway(
     ...(server ? { DATABASE_URL: server.url } : {}),
     ...env,
   });
+  const { app, url } = await listenEmbedded(config);
+  return {
+    url,
+    app,
+    close: async () => {
+      await app.close();
+      await server?.drop();
+    },
+  };
+}
+
+/** Every app's modules in this process with `config`, listening on a free loopback port. */
+export async function listenEmbedded(
+  config: AppConfig,
+): Promise<{ app: NestFastifyApplication; url: string }> {
   const app: NestFastifyApplication = await createApp(
     'test',
     (c) => AllInOneAppModule.forRoot(c),
@@ -36,13 +52,7 @@ export async function startGateway(
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await app.close();
-      await server?.drop();
-    },
-  };
+  return { app, url: `http://127.0.0.1:${port}` };
 }
 
 export interface Answer {

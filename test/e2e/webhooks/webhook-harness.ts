@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { EventStore } from '@payouts/event-store';
-import { createApp, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
-import { createServerDatabase } from '@payouts/testing';
-import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
-import { setupOpenApi } from '../../../apps/api-gateway/src/openapi/openapi';
+import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import { WebhookDispatcher } from '../../../apps/webhook-dispatcher/src/webhook-dispatcher.module';
-import { Call, client, linkBody, Merchant, merchant, newKey, OPERATOR_TOKEN } from '../api/gateway-harness';
+import { Call, client, linkBody, Merchant, merchant, newKey, startGateway } from '../api/gateway-harness';
 
 export interface WebhookGateway {
   url: string;
@@ -27,20 +22,8 @@ export interface WebhookGateway {
 export async function startWebhookGateway(
   options: { backend?: 'pglite' | 'postgres'; env?: Record<string, string> } = {},
 ): Promise<WebhookGateway> {
-  const server = options.backend === 'postgres' ? await createServerDatabase() : undefined;
-  const config = loadConfig({
-    DATA_DIR: ':memory:',
-    OPERATOR_TOKEN,
-    LOG_LEVEL: 'silent',
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    WEBHOOK_POLL_MS: '20',
-    ...(server ? { DATABASE_URL: server.url } : {}),
-    ...options.env,
-  });
-  const app = await createApp('test', (c) => AllInOneAppModule.forRoot(c), config, setupOpenApi);
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const gateway = await startGateway(options.backend ?? 'pglite', { WEBHOOK_POLL_MS: '20', ...options.env });
+  const { app, url } = gateway;
   return {
     url,
     call: client(url),
@@ -48,10 +31,7 @@ export async function startWebhookGateway(
     db: app.get<SqlClient>(SQL_CLIENT),
     store: app.get<EventStore>(EVENT_STORE),
     dispatcher: app.get(WebhookDispatcher),
-    close: async () => {
-      await app.close();
-      await server?.drop();
-    },
+    close: () => gateway.close(),
   };
 }
 

@@ -8,10 +8,8 @@ import type { SqlClient } from '@payouts/database';
 import type { ReceivingDetails } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { ConfirmPayoutCommand } from '@payouts/payouts';
-import { createApp, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
-import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
-import { setupOpenApi } from '../../../apps/api-gateway/src/openapi/openapi';
-import { Call, client, OPERATOR_TOKEN } from '../api/gateway-harness';
+import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { Call, client, listenEmbedded, OPERATOR_TOKEN } from '../api/gateway-harness';
 
 /** Where the embedded start keeps its data: a PGlite folder, or a PostgreSQL server database. */
 export type Storage = { dataDir: string } | { databaseUrl: string };
@@ -46,10 +44,7 @@ export async function startWorkerGateway(
     ...('dataDir' in storage ? { DATA_DIR: storage.dataDir } : { DATABASE_URL: storage.databaseUrl }),
     ...env,
   });
-  const app = await createApp('test', (c) => AllInOneAppModule.forRoot(c), config, setupOpenApi);
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const { app, url } = await listenEmbedded(config);
   const commands = app.get(CommandBus);
   const vault = app.get<ReceivingDetailsVault>(RECEIVING_DETAILS_VAULT);
   return {

@@ -1,4 +1,4 @@
-import { SqlClient, SqlQueryable, SqlState, sqlStateOf } from '@payouts/database';
+import { settledInOrder, SqlClient, SqlQueryable, SqlState, sqlStateOf } from '@payouts/database';
 import { EncodedAppend, encodeAppends } from '../encode-appends';
 import { DuplicateEventIdError, StreamVersionConflictError } from '../errors';
 import {
@@ -213,17 +213,6 @@ function pendingEventsOf(encoded: readonly EncodedAppend[]): PendingEvent[] | un
     });
   }
   return pending;
-}
-
-/**
- * Waits for every promise, then throws the first failure in the order given: the statements ran
- * in that order, so the first failure is the cause and the later ones ("transaction is aborted")
- * are its consequences.
- */
-async function settledInOrder<T>(promises: readonly Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(promises);
-  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
-  return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
 }
 
 function lastVersionOf(events: readonly RecordedEvent[], streamId: string): number {

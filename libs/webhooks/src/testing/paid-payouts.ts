@@ -53,6 +53,26 @@ export function createdEvent(
   };
 }
 
+/** A whole paid payout's stream: created, confirmed and paid at `at`. */
+export function paidPayoutEvents(
+  payoutId: string,
+  accountId: string,
+  environment: Environment,
+  at: Date,
+): PayoutEvent[] {
+  return [
+    createdEvent(payoutId, accountId, environment, at),
+    {
+      type: 'PayoutConfirmed',
+      data: { payoutId, selectedMethod: 'bank_transfer', acceptedAt: at.toISOString() },
+    },
+    {
+      type: 'PayoutPaid',
+      data: { payoutId, receiptReference: `rcpt_${payoutId.slice(3)}`, paidAt: at.toISOString() },
+    },
+  ];
+}
+
 /** Appends PayoutConfirmed and PayoutPaid to an existing payout (created through the API, say). */
 export async function payExistingPayout(
   store: EventStore,
@@ -98,17 +118,7 @@ export async function appendPaidPayouts(
         streamId: payoutStreamId(payoutId),
         streamType: PAYOUT_STREAM_TYPE,
         expectedVersion: 'no_stream' as const,
-        events: [
-          asNew(createdEvent(payoutId, accountId, environment, at)),
-          asNew({
-            type: 'PayoutConfirmed',
-            data: { payoutId, selectedMethod: 'bank_transfer', acceptedAt: at.toISOString() },
-          }),
-          asNew({
-            type: 'PayoutPaid',
-            data: { payoutId, receiptReference: `rcpt_${payoutId.slice(3)}`, paidAt: at.toISOString() },
-          }),
-        ],
+        events: paidPayoutEvents(payoutId, accountId, environment, at).map(asNew),
       })),
     );
   }
