@@ -23,7 +23,13 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { machineBusyMs, microsecondsPerRequest, processCpuMs, processesCpuMs } from './support/cpu-usage';
+import {
+  cpuMsBetween,
+  machineBusyMs,
+  microsecondsPerRequest,
+  processCpuMs,
+  processesCpu,
+} from './support/cpu-usage';
 import { createFreshDatabase } from './support/fresh-database';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -238,7 +244,7 @@ async function runGet(
 async function withCpu(pid: number | undefined, run: () => Promise<Measure>): Promise<Measure> {
   const [serverBefore, databaseBefore, machineBefore] = [
     processCpuMs(pid),
-    processesCpuMs('postgres'),
+    processesCpu('postgres'),
     machineBusyMs(),
   ];
   const measure = await run();
@@ -246,7 +252,11 @@ async function withCpu(pid: number | undefined, run: () => Promise<Measure>): Pr
   return {
     ...measure,
     serverCpuUs: microsecondsPerRequest(serverBefore, processCpuMs(pid), requests),
-    databaseCpuUs: microsecondsPerRequest(databaseBefore, processesCpuMs('postgres'), requests),
+    databaseCpuUs: microsecondsPerRequest(
+      0,
+      cpuMsBetween(databaseBefore, processesCpu('postgres')),
+      requests,
+    ),
     machineCpuUs: microsecondsPerRequest(machineBefore, machineBusyMs(), requests),
   };
 }

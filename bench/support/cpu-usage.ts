@@ -21,26 +21,46 @@ export function processCpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU milliseconds used so far by each process named `name`, by pid. */
+export type ProcessesCpu = Map<number, number>;
+
 /**
- * CPU milliseconds used so far by every process named `name` (a local PostgreSQL server's
- * postmaster and backends are all `postgres`). A process that exits in between takes its time
- * with it, so measure over a window in which the pool keeps its connections.
+ * A snapshot of every process named `name` (a local PostgreSQL server's postmaster and backends
+ * are all `postgres`). Compare two with `cpuMsBetween`: a plain sum would go down when a backend
+ * exits in between (the pool closes idle connections), hiding the time the others spent.
  */
-export function processesCpuMs(name: string): number | undefined {
+export function processesCpu(name: string): ProcessesCpu | undefined {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
     return undefined;
   }
-  let total = 0;
+  const snapshot: ProcessesCpu = new Map();
   for (const pid of pids) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name) total += processCpuMs(Number(pid)) ?? 0;
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== name) continue;
+      const ms = processCpuMs(Number(pid));
+      if (ms !== undefined) snapshot.set(Number(pid), ms);
     } catch {
       // exited meanwhile
     }
   }
+  return snapshot;
+}
+
+/**
+ * CPU milliseconds the processes spent between two snapshots: each one's growth, and all of a
+ * process that started in between. A process that exited in between is missing from `after` and
+ * its last moments are not counted, so the figure is a slight underestimate, never a negative.
+ */
+export function cpuMsBetween(
+  before: ProcessesCpu | undefined,
+  after: ProcessesCpu | undefined,
+): number | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  let total = 0;
+  for (const [pid, ms] of after) total += Math.max(0, ms - (before.get(pid) ?? 0));
   return total;
 }
 
@@ -66,6 +86,5 @@ export function microsecondsPerRequest(
   requests: number,
 ): number | undefined {
   if (before === undefined || after === undefined || requests <= 0) return undefined;
-  // A process that exited in the window (an autovacuum worker, say) can make a sum go down.
-  return Math.max(0, ((after - before) * 1000) / requests);
+  return ((after - before) * 1000) / requests;
 }
