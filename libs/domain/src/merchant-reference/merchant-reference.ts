@@ -23,12 +23,6 @@ export type MerchantReferenceState = { claimedBy: string | null };
 export const MERCHANT_REFERENCE_STREAM_TYPE = 'merchant-reference';
 export const MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION = 1;
 
-export const merchantReferenceStreamId = (
-  accountId: string,
-  environment: Environment,
-  reference: string,
-): string => `merchant-reference-${accountId}-${environment}-${reference}`;
-
 export function evolveMerchantReference(
   state: MerchantReferenceState,
   event: MerchantReferenceClaimed,

@@ -3,7 +3,6 @@ import {
   claimMerchantReference,
   evolveMerchantReference,
   MerchantReferenceState,
-  merchantReferenceStreamId,
 } from './merchant-reference';
 
 const claim = {
@@ -25,11 +24,5 @@ describe('Merchant references', () => {
   it('A reference already used by a payout is refused with duplicate_merchant_reference.', () => {
     const error = refusalOf(() => claimMerchantReference({ claimedBy: 'po_0' }, claim, now));
     expect([error.code, error.param]).toEqual(['duplicate_merchant_reference', 'merchant_reference']);
-  });
-
-  it('References are scoped to one account and environment.', () => {
-    expect(merchantReferenceStreamId('acc_1', 'sandbox', 'order-42')).not.toBe(
-      merchantReferenceStreamId('acc_1', 'production', 'order-42'),
-    );
   });
 });

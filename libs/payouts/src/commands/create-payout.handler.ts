@@ -14,7 +14,6 @@ import {
   ledgerStreamId,
   MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
   MERCHANT_REFERENCE_STREAM_TYPE,
-  merchantReferenceStreamId,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,
   PayoutFundsReserved,
@@ -28,6 +27,7 @@ import type { Clock } from '@payouts/platform';
 import { newAccessToken, newPayoutId } from '../support/identifiers';
 import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
+import { merchantReferenceStreamId } from '../support/merchant-reference-stream-id';
 import { retryOnConflict } from '../support/retry-on-conflict';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { CreatePayoutCommand, CreatePayoutResult } from './create-payout.command';
