@@ -122,6 +122,43 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     });
   });
 
+  it('frees the money and the customer for the next create at once after a cancel, in this process or another', async () => {
+    // A second module over the same database is another process: its cached ledgers are its own.
+    const otherRef = await Test.createTestingModule({
+      imports: [CqrsModule.forRoot(), TestInfrastructureModule.over(database.db), PayoutsModule],
+    }).compile();
+    await otherRef.init();
+    const other = otherRef.get(CommandBus);
+    try {
+      // Exactly one pending payout per customer, and funds for exactly one payout.
+      const accountId = await fundedAccount('10.50', { ...LIMITS, maxPendingPerCustomer: 1 });
+      const first = await commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'free-1')));
+      // Cancelled here: the next create here must not decide on the reservation it cached.
+      await commands.execute(new CancelPayoutCommand(accountId, 'sandbox', first.payout.payoutId));
+      const second = await commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'free-2')));
+      // Cancelled by the other process: this one's cached ledger still holds the reservation,
+      // and the refusal it would decide (funds, pending per customer) must be decided afresh.
+      await other.execute(new CancelPayoutCommand(accountId, 'sandbox', second.payout.payoutId));
+      const third = await commands.execute(
+        new CreatePayoutCommand({ ...linkPayout(accountId, 'free-3'), customerEmail: 'free-2@example.com' }),
+      );
+      expect(third.payout.status).toBe('awaiting_choice');
+      expect(await assertMoneyInvariants(database.db, accountId, 'sandbox')).toMatchObject({
+        available: '0.00',
+        holds: '10.50',
+      });
+      // A refusal that is true on fresh state is still a refusal.
+      await expect(
+        commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'free-4'))),
+      ).rejects.toMatchObject({
+        code: 'insufficient_funds',
+      });
+    } finally {
+      await otherRef.get<ReadModelClient>(READ_MODELS).$disconnect();
+      await otherRef.close();
+    }
+  });
+
   it('does not let one account cancel another account’s payout', async () => {
     const owner = await fundedAccount('20.00');
     const stranger = await fundedAccount('20.00');
@@ -175,6 +212,25 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     expect(await assertMoneyInvariants(database.db, accountId, 'sandbox')).toMatchObject({
       available: '89.50',
     });
+  });
+
+  it('keeps a 191-emoji merchant_reference (too long for a readable stream id) unique too', async () => {
+    const accountId = await fundedAccount('100.00');
+    const reference = '\u{1F4B8}'.repeat(191);
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        commands.execute(
+          new CreatePayoutCommand({
+            ...linkPayout(accountId, reference),
+            customerEmail: 'emoji@example.com',
+          }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+      expect(r.reason).toMatchObject({ code: 'duplicate_merchant_reference' });
+    }
   });
 
   it('never overdraws under concurrent creates: exactly the covered payouts succeed and available ends at zero', async () => {

@@ -68,7 +68,7 @@ export class CancelPayoutHandler implements ICommandHandler<CancelPayoutCommand,
           ledger.state,
           now,
         );
-        await appendWithReadModels(this.store, [
+        const appended = await appendWithReadModels(this.store, [
           {
             streamId: payoutStreamId(payoutId),
             streamType: PAYOUT_STREAM_TYPE,
@@ -82,6 +82,14 @@ export class CancelPayoutHandler implements ICommandHandler<CancelPayoutCommand,
             events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
           },
         ]);
+        const ledgerVersion = appended.streams.find((s) => s.streamId === ledgerId)?.version;
+        if (ledgerVersion !== undefined) {
+          // The next create trusts the cached ledger: give it the release, not a stale reservation.
+          this.cache.remember(ledgerId, {
+            state: ledgerEvents.reduce(evolveLedger, ledger.state),
+            version: ledgerVersion,
+          });
+        }
         return payoutEvents.reduce(evolvePayout, payout.state);
       }),
     );

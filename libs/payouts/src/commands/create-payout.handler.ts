@@ -61,114 +61,118 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
         : `customer:${input.customerId ?? ''}`;
 
     return this.locks.run(ledgerId, () =>
-      retryOnConflict(async (tries) => {
-        const now = this.clock.now(input.environment);
-        // The first attempt is optimistic: it trusts the cached ledger and takes the reference to
-        // be new, reading nothing. The append's expected versions check both; a conflict (another
-        // process's payout, a reference already used) sends every later attempt to the store.
-        const optimistic = tries === 1;
-        const [ledger, reference] = await Promise.all([
-          this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState(), {
-            trustCached: optimistic,
-          }),
-          optimistic
-            ? { state: { claimedBy: null }, version: 0 }
-            : loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
-        ]);
-        const referenceEvents = claimMerchantReference(
-          reference.state,
-          {
-            accountId: input.accountId,
-            environment: input.environment,
-            merchantReference: input.merchantReference,
-            payoutId,
-          },
-          now,
-        );
-        const ledgerEvents = decideLedger(
-          { type: 'ReservePayoutFunds', data: { payoutId, customerKey, amount: input.amount } },
-          ledger.state,
-          now,
-        );
-        const reservation = ledgerEvents.find(
-          (e): e is PayoutFundsReserved => e.type === 'PayoutFundsReserved',
-        );
-        if (!reservation) throw new Error('ledger reserved nothing for a new payout');
-        const payoutEvents = decidePayout(
-          {
-            type: 'CreatePayout',
-            data: {
-              payoutId,
+      retryOnConflict(
+        async (tries) => {
+          const now = this.clock.now(input.environment);
+          // The first attempt is optimistic: it trusts the cached ledger and takes the reference to
+          // be new, reading nothing. The append's expected versions check both; a conflict (another
+          // process's payout, a reference already used) or a refusal (which the cached ledger may
+          // have decided on stale funds or limits) sends every later attempt to the store.
+          const optimistic = tries === 1;
+          const [ledger, reference] = await Promise.all([
+            this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState(), {
+              trustCached: optimistic,
+            }),
+            optimistic
+              ? { state: { claimedBy: null }, version: 0 }
+              : loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
+          ]);
+          const referenceEvents = claimMerchantReference(
+            reference.state,
+            {
               accountId: input.accountId,
               environment: input.environment,
-              amount: input.amount,
-              fee: reservation.data.fee,
               merchantReference: input.merchantReference,
-              delivery: input.delivery,
-              customerEmail: input.customerEmail ?? null,
-              customerId: input.customerId ?? null,
-              returnUrl: input.returnUrl ?? null,
-              description: input.description ?? null,
-              caseReference: input.caseReference ?? null,
-              originalPaymentId: input.originalPaymentId ?? null,
-              access: { id: access.id, tokenHash: access.tokenHash },
+              payoutId,
             },
-          },
-          initialPayoutState(),
-          now,
-        );
-
-        const payout = payoutEvents.reduce(evolvePayout, initialPayoutState());
-        if (payout.status !== 'awaiting_choice') throw new Error('a new payout must await the recipient');
-        const accessEvent = payoutEvents.find(
-          (e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted',
-        );
-        const result: CreatePayoutResult = {
-          payout,
-          accessToken: access.token,
-          accessExpiresAt: accessEvent?.data.expiresAt ?? payout.payoutExpiresAt,
-        };
-
-        const withinAppend = input.withinAppend;
-        const appended = await appendWithReadModels(
-          this.store,
-          [
+            now,
+          );
+          const ledgerEvents = decideLedger(
+            { type: 'ReservePayoutFunds', data: { payoutId, customerKey, amount: input.amount } },
+            ledger.state,
+            now,
+          );
+          const reservation = ledgerEvents.find(
+            (e): e is PayoutFundsReserved => e.type === 'PayoutFundsReserved',
+          );
+          if (!reservation) throw new Error('ledger reserved nothing for a new payout');
+          const payoutEvents = decidePayout(
             {
-              streamId: ledgerId,
-              streamType: LEDGER_STREAM_TYPE,
-              expectedVersion: expectedVersionOf(ledger.version),
-              events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
+              type: 'CreatePayout',
+              data: {
+                payoutId,
+                accountId: input.accountId,
+                environment: input.environment,
+                amount: input.amount,
+                fee: reservation.data.fee,
+                merchantReference: input.merchantReference,
+                delivery: input.delivery,
+                customerEmail: input.customerEmail ?? null,
+                customerId: input.customerId ?? null,
+                returnUrl: input.returnUrl ?? null,
+                description: input.description ?? null,
+                caseReference: input.caseReference ?? null,
+                originalPaymentId: input.originalPaymentId ?? null,
+                access: { id: access.id, tokenHash: access.tokenHash },
+              },
             },
-            {
-              streamId: payoutStreamId(payoutId),
-              streamType: PAYOUT_STREAM_TYPE,
-              expectedVersion: 'no_stream',
-              events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
-            },
-            {
-              streamId: referenceId,
-              streamType: MERCHANT_REFERENCE_STREAM_TYPE,
-              expectedVersion: 'no_stream',
-              events: toNewEvents(referenceEvents, {
-                MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
-              }),
-            },
-          ],
-          {
-            maxBalanceLagEvents: BALANCE_MAX_LAG_EVENTS,
-            ...(withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, result) } : {}),
-          },
-        );
+            initialPayoutState(),
+            now,
+          );
 
-        const ledgerVersion = appended.streams.find((s) => s.streamId === ledgerId)?.version;
-        if (ledgerVersion !== undefined) {
-          this.cache.remember(ledgerId, {
-            state: ledgerEvents.reduce(evolveLedger, ledger.state),
-            version: ledgerVersion,
-          });
-        }
-        return result;
-      }),
+          const payout = payoutEvents.reduce(evolvePayout, initialPayoutState());
+          if (payout.status !== 'awaiting_choice') throw new Error('a new payout must await the recipient');
+          const accessEvent = payoutEvents.find(
+            (e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted',
+          );
+          const result: CreatePayoutResult = {
+            payout,
+            accessToken: access.token,
+            accessExpiresAt: accessEvent?.data.expiresAt ?? payout.payoutExpiresAt,
+          };
+
+          const withinAppend = input.withinAppend;
+          const appended = await appendWithReadModels(
+            this.store,
+            [
+              {
+                streamId: ledgerId,
+                streamType: LEDGER_STREAM_TYPE,
+                expectedVersion: expectedVersionOf(ledger.version),
+                events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
+              },
+              {
+                streamId: payoutStreamId(payoutId),
+                streamType: PAYOUT_STREAM_TYPE,
+                expectedVersion: 'no_stream',
+                events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
+              },
+              {
+                streamId: referenceId,
+                streamType: MERCHANT_REFERENCE_STREAM_TYPE,
+                expectedVersion: 'no_stream',
+                events: toNewEvents(referenceEvents, {
+                  MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
+                }),
+              },
+            ],
+            {
+              maxBalanceLagEvents: BALANCE_MAX_LAG_EVENTS,
+              ...(withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, result) } : {}),
+            },
+          );
+
+          const ledgerVersion = appended.streams.find((s) => s.streamId === ledgerId)?.version;
+          if (ledgerVersion !== undefined) {
+            this.cache.remember(ledgerId, {
+              state: ledgerEvents.reduce(evolveLedger, ledger.state),
+              version: ledgerVersion,
+            });
+          }
+          return result;
+        },
+        { firstAttemptOptimistic: true },
+      ),
     );
   }
 }

@@ -17,8 +17,8 @@ export class AggregateCache {
 
   /**
    * `trustCached`: answer a cached state without asking the store. Only for a command whose append
-   * checks the expected version, so a state that fell behind costs a conflict and a fresh retry,
-   * never a wrong decision.
+   * checks the expected version and whose refusals are decided again on fresh state
+   * (`firstAttemptOptimistic`), so a state that fell behind costs a retry, never a wrong decision.
    */
   async load<Event, State>(
     store: EventStore,
