@@ -1,4 +1,5 @@
 // The pure domain: deciders, events, commands and money. No Nest, no Prisma, no I/O, no clock.
+export * from './shared/characters';
 export * from './shared/decider';
 export * from './shared/domain-error';
 export * from './shared/time';

@@ -1,3 +1,5 @@
+import type { SqlClient } from '@payouts/database';
+import { SQL_CLIENT } from '@payouts/platform';
 import { testBackends } from '@payouts/testing';
 import {
   Call,
@@ -343,9 +345,10 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       body: {},
     });
     expect([shown.status, shown.body.error.code]).toEqual([409, 'link_unavailable']);
+    const rotateKey = newKey();
     const rotated = await call('POST', `/sandbox/api/payout/${id}/link`, {
       token: shop.token,
-      key: newKey(),
+      key: rotateKey,
       body: { rotate: true },
     });
     expect(rotated.body).toMatchObject({
@@ -354,6 +357,23 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       url: expect.stringMatching(/\/sandbox\/claim\//),
     });
     expect(rotated.body.url).not.toBe(link.body.payout_url);
+    // The link is shown once: a replay carries url null, and the stored answer never held it.
+    const replay = await call('POST', `/sandbox/api/payout/${id}/link`, {
+      token: shop.token,
+      key: rotateKey,
+      body: { rotate: true },
+    });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(replay.body).toEqual({ ...rotated.body, url: null });
+    const stored = await gateway.app
+      .get<SqlClient>(SQL_CLIENT)
+      .query<{ body: string }>(
+        'SELECT response_body::text AS body FROM idempotency_keys WHERE idempotency_key = $1',
+        [rotateKey],
+      );
+    expect(stored.rows).toHaveLength(1);
+    const token = new URL(rotated.body.url as string).pathname.split('/').pop()!;
+    expect(stored.rows[0]!.body).not.toContain(token);
     const wrong = await call('POST', `/sandbox/api/payout/${id}/session`, {
       token: shop.token,
       key: newKey(),
@@ -406,5 +426,56 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       key: newKey(),
     });
     expect(again.body).toMatchObject({ status: 'cancelled', status_version: 2 });
+  });
+
+  it('counts text limits in characters everywhere: a 191-emoji customer_id and reference work in create, session and List', async () => {
+    const customerId = '\u{1F600}'.repeat(191); // 191 characters, 382 UTF-16 units
+    const reference = '\u{1F4B8}'.repeat(191);
+    const created = await create({
+      amount: '2.00',
+      merchant_reference: reference,
+      delivery: 'redirect',
+      customer_id: customerId,
+      return_url: 'https://shop.example.com/done',
+    });
+    expect(created.status).toBe(201);
+    const session = await call('POST', `/sandbox/api/payout/${created.body.payout_id}/session`, {
+      token: shop.token,
+      key: newKey(),
+      body: { customer_id: customerId },
+    });
+    expect(session.status).toBe(200);
+    const byReference = await call(
+      'GET',
+      `/sandbox/api/payout/list?merchant_reference=${encodeURIComponent(reference)}`,
+      {
+        token: shop.token,
+      },
+    );
+    expect([byReference.status, byReference.body.total]).toEqual([200, 1]);
+    const byCustomer = await call(
+      'GET',
+      `/sandbox/api/payout/list?customer_id=${encodeURIComponent(customerId)}`,
+      {
+        token: shop.token,
+      },
+    );
+    expect([byCustomer.status, byCustomer.body.total]).toEqual([200, 1]);
+    // One character more is refused in each place, with the field named.
+    const tooLong = customerId + '\u{1F600}';
+    const refusedSession = await call('POST', `/sandbox/api/payout/${created.body.payout_id}/session`, {
+      token: shop.token,
+      key: newKey(),
+      body: { customer_id: tooLong },
+    });
+    expect([refusedSession.status, refusedSession.body.error.param]).toEqual([400, 'customer_id']);
+    const refusedList = await call(
+      'GET',
+      `/sandbox/api/payout/list?customer_id=${encodeURIComponent(tooLong)}`,
+      {
+        token: shop.token,
+      },
+    );
+    expect([refusedList.status, refusedList.body.error.param]).toEqual([400, 'customer_id']);
   });
 });

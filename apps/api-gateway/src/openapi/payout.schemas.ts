@@ -197,8 +197,13 @@ export class ClaimLinkResponse {
   @ApiProperty({ type: String, pattern: PAYOUT_ID_PATTERN_TEXT })
   payout_id!: string;
 
-  @ApiProperty({ type: String, format: 'uri', description: 'The claim link' })
-  url!: string;
+  @ApiProperty({
+    type: String,
+    format: 'uri',
+    nullable: true,
+    description: 'The claim link; null in a replay with the same Idempotency-Key',
+  })
+  url!: string | null;
 
   @ApiProperty({ type: Boolean })
   rotated!: boolean;

@@ -1,4 +1,4 @@
-import { PAYOUT_STATUSES } from '@payouts/domain';
+import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import { ApiError } from '@payouts/platform';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ListFilters } from './payout-queries';
 
@@ -14,7 +14,7 @@ export function parseListQuery(query: Record<string, unknown>): ListFilters {
   const text = (name: string, max: number): string | undefined => {
     const value = query[name];
     if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    if (typeof value !== 'string' || value.length === 0 || characterCount(value) > max) {
       throw new ApiError(400, 'invalid_request', `${name} must be 1 to ${max} characters`, name);
     }
     return value;
@@ -47,8 +47,8 @@ export function parseListQuery(query: Record<string, unknown>): ListFilters {
   const limit = whole('limit', LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
   if (limit < 1) throw new ApiError(400, 'invalid_request', 'limit must be at least 1', 'limit');
   return {
-    merchantReference: text('merchant_reference', 191),
-    customerId: text('customer_id', 191),
+    merchantReference: text('merchant_reference', PAYOUT_TEXT_LIMITS.merchant_reference),
+    customerId: text('customer_id', PAYOUT_TEXT_LIMITS.customer_id),
     status,
     since: time('since'),
     until: time('until'),

@@ -13,7 +13,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { PAYOUT_STATUSES } from '@payouts/domain';
+import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -282,9 +282,13 @@ export class PayoutsController {
           'link',
           issued.accessToken ?? '',
         );
+        const answer = { payout_id: id, rotated: rotate, access_link_expires_at: issued.accessExpiresAt };
         return {
           status: 200,
-          body: { payout_id: id, url, rotated: rotate, access_link_expires_at: issued.accessExpiresAt },
+          body: { ...answer, url },
+          // Only a hash of the link is kept anywhere: a replay must not hand it out again, and the
+          // stored answer (kept 30 days) must not hold a working link in clear.
+          stored: { ...answer, url: null },
         };
       },
     );
@@ -421,7 +425,11 @@ function parseCustomerId(body: unknown): string {
   const { customer_id: customerId, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
   if (unknown) throw new ApiError(400, 'invalid_request', `${unknown} is not a known field`, unknown);
-  if (typeof customerId !== 'string' || customerId.length === 0 || customerId.length > 191) {
+  if (
+    typeof customerId !== 'string' ||
+    customerId.length === 0 ||
+    characterCount(customerId) > PAYOUT_TEXT_LIMITS.customer_id
+  ) {
     throw new ApiError(400, 'invalid_request', 'customer_id must be 1 to 191 characters', 'customer_id');
   }
   return customerId;

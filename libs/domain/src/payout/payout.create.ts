@@ -1,4 +1,5 @@
 import { formatMoney, parseMoney, ZERO_MONEY } from '../money/money';
+import { characterCount } from '../shared/characters';
 import { DomainError } from '../shared/domain-error';
 import { addMs } from '../shared/time';
 import { handoffExpiresAt } from './payout.access';
@@ -118,8 +119,7 @@ function optionalText(value: string | null | undefined, param: TextParam): strin
   if (typeof value !== 'string' || value === '') {
     throw new DomainError('invalid_request', `${param} must be a non-empty string`, param);
   }
-  // Limits count characters (code points), not UTF-16 units.
-  if ([...value].length > PAYOUT_TEXT_LIMITS[param]) {
+  if (characterCount(value) > PAYOUT_TEXT_LIMITS[param]) {
     throw new DomainError(
       'invalid_request',
       `${param} is longer than ${PAYOUT_TEXT_LIMITS[param]} characters`,
