@@ -184,6 +184,44 @@ describe.each(testBackends().map((b) => b.name))('who may call the payout endpoi
     expect([disabled.status, disabled.body.error.code]).toEqual([403, 'payouts_disabled']);
   });
 
+  it.each([
+    ['POST', '/operator/sandbox/clock', 'operator'],
+    ['POST', '/operator/accounts', 'operator'],
+    ['POST', '/operator/accounts/acct_x/payouts-approval', 'operator'],
+    ['POST', '/operator/accounts/acct_x/funds', 'operator'],
+    ['PUT', '/operator/accounts/acct_x/limits', 'operator'],
+    ['POST', '/operator/float', 'operator'],
+    ['POST', '/operator/payouts/po_x/review', 'operator'],
+    ['PUT', '/dashboard/payouts-enabled', 'admin'],
+    ['POST', '/dashboard/credentials', 'admin'],
+    ['PUT', '/dashboard/return-url-origins', 'admin'],
+    ['PUT', '/dashboard/payout-webhook', 'admin'],
+    ['POST', '/dashboard/payout-webhook/test', 'admin'],
+  ])(
+    '%s %s authenticates before it reads the body: 401, never a 400 that names a field',
+    async (method, path, who) => {
+      // The wrong kind of token (each API's token is refused by the other) and a body that is wrong
+      // in every field: the caller must learn nothing about what a valid request looks like.
+      const wrongToken = who === 'operator' ? owner.adminToken : OPERATOR_TOKEN;
+      const garbage = {
+        name: 5,
+        region: 'usa',
+        environment: 'moon',
+        amount: 5,
+        advance_seconds: 'x',
+        decision: 'x',
+      };
+      for (const token of [undefined, wrongToken]) {
+        const answer = await call(method, path, { token, body: garbage });
+        expect([answer.status, answer.body.error.code, answer.body.error.param]).toEqual([
+          401,
+          'unauthenticated',
+          undefined,
+        ]);
+      }
+    },
+  );
+
   it('refuses the operator and dashboard APIs to anyone without their token, and validates their bodies', async () => {
     expect(
       (

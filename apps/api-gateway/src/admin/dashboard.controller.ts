@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { normaliseOrigin } from '@payouts/accounts';
 import type { AccountsRepository } from '@payouts/accounts';
 import { ApiError, apiValidationPipe } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
-import { adminTokenOf } from './admin-auth';
+import { AdminAccount, AdminGuard } from './admin-auth';
 import {
   CredentialListResponse,
   IssuedCredentialResponse,
@@ -17,27 +17,21 @@ import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './ad
 
 /** The account administrator's API (ARCHITECTURE 4), authenticated by the account's admin token. */
 @Controller('dashboard')
+@UseGuards(AdminGuard)
 @ApiTags('Dashboard')
 @ApiBearerAuth('admin_token')
 @ApiErrors({ 401: [] })
 export class DashboardController {
   constructor(@Inject(ACCOUNTS) private readonly accounts: AccountsRepository) {}
 
-  private async accountOf(authorization: string | undefined): Promise<string> {
-    const admin = await this.accounts.authenticateAdmin(adminTokenOf(authorization));
-    if (!admin) throw new ApiError(401, 'unauthenticated', 'unknown admin token');
-    return admin.accountId;
-  }
-
   @Put('payouts-enabled')
   @ApiOperation({ summary: 'Switch payouts on or off in one environment' })
   @ApiOkResponse({ type: PayoutsEnabledResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async payoutsEnabled(
-    @Headers('authorization') auth: string | undefined,
+    @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: PayoutsEnabledDto,
   ) {
-    const accountId = await this.accountOf(auth);
     await this.accounts.setPayoutsEnabled(accountId, body.environment, body.enabled);
     return { environment: body.environment, enabled: body.enabled };
   }
@@ -48,11 +42,7 @@ export class DashboardController {
   @ApiOperation({ summary: 'Issue a credential (token and secret shown once)' })
   @ApiCreatedResponse({ type: IssuedCredentialResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
-  async issue(
-    @Headers('authorization') auth: string | undefined,
-    @Body(apiValidationPipe()) body: IssueCredentialDto,
-  ) {
-    const accountId = await this.accountOf(auth);
+  async issue(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: IssueCredentialDto) {
     if (body.kind === 'checkout' && body.scopes !== undefined) {
       throw new ApiError(400, 'invalid_request', 'checkout credentials carry no payout scopes', 'scopes');
     }
@@ -74,8 +64,7 @@ export class DashboardController {
   @Get('credentials')
   @ApiOperation({ summary: 'List credentials (no secrets)' })
   @ApiOkResponse({ type: CredentialListResponse })
-  async list(@Headers('authorization') auth: string | undefined) {
-    const accountId = await this.accountOf(auth);
+  async list(@AdminAccount() accountId: string) {
     const credentials = await this.accounts.listCredentials(accountId);
     return {
       data: credentials.map((c) => ({
@@ -94,11 +83,7 @@ export class DashboardController {
   @ApiOperation({ summary: 'Revoke a credential (effective from the next request)' })
   @ApiOkResponse({ type: RevokedCredentialResponse })
   @ApiErrors({ 404: [] })
-  async revoke(
-    @Headers('authorization') auth: string | undefined,
-    @Param('credential_id') credentialId: string,
-  ) {
-    const accountId = await this.accountOf(auth);
+  async revoke(@AdminAccount() accountId: string, @Param('credential_id') credentialId: string) {
     if (!(await this.accounts.revokeCredential(accountId, credentialId))) {
       throw new ApiError(404, 'not_found', 'no such credential');
     }
@@ -110,10 +95,9 @@ export class DashboardController {
   @ApiOkResponse({ type: ReturnUrlOriginsResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async returnUrlOrigins(
-    @Headers('authorization') auth: string | undefined,
+    @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: ReturnUrlOriginsDto,
   ) {
-    const accountId = await this.accountOf(auth);
     const origins = body.origins.map((origin, index) => {
       const normalised = normaliseOrigin(origin);
       // An origin is scheme, host and port only: no path, no wildcard.

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccountsRepository } from '@payouts/accounts';
@@ -22,7 +22,7 @@ import {
 import { ApiErrors, ApiPayoutIdParam } from '../openapi/decorators';
 import { PayoutMerchantView } from '../openapi/payout.schemas';
 import { payoutMerchantView } from '../payouts/payout-responses';
-import { assertOperator } from './admin-auth';
+import { OperatorGuard } from './admin-auth';
 import {
   CreateAccountDto,
   CreditFundsDto,
@@ -35,6 +35,7 @@ import {
 
 /** The service operator's API (ARCHITECTURE 4), authenticated by OPERATOR_TOKEN. */
 @Controller('operator')
+@UseGuards(OperatorGuard)
 @ApiTags('Operator')
 @ApiBearerAuth('operator_token')
 @ApiErrors({ 400: ['invalid_request'], 401: [], 413: [], 415: [] })
@@ -51,11 +52,7 @@ export class OperatorController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Advance the sandbox clock' })
   @ApiOkResponse({ type: SandboxClockResponse })
-  async advanceSandboxClock(
-    @Headers('authorization') auth: string | undefined,
-    @Body(apiValidationPipe()) body: SandboxClockDto,
-  ) {
-    assertOperator(auth, this.config.operatorToken);
+  async advanceSandboxClock(@Body(apiValidationPipe()) body: SandboxClockDto) {
     const { sandboxNow, offsetSeconds } = await this.clock.advance(body.advance_seconds);
     return { sandbox_now: sandboxNow.toISOString(), offset_seconds: offsetSeconds };
   }
@@ -65,11 +62,7 @@ export class OperatorController {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create an account (admin token shown once)' })
   @ApiCreatedResponse({ type: CreateAccountResponse })
-  async createAccount(
-    @Headers('authorization') auth: string | undefined,
-    @Body(apiValidationPipe()) body: CreateAccountDto,
-  ) {
-    assertOperator(auth, this.config.operatorToken);
+  async createAccount(@Body(apiValidationPipe()) body: CreateAccountDto) {
     const { accountId, adminToken } = await this.accounts.createAccount(body);
     for (const environment of ['production', 'sandbox'] as const) {
       await this.commands.execute(
@@ -84,12 +77,7 @@ export class OperatorController {
   @ApiOperation({ summary: 'Approve or withdraw approval for payouts' })
   @ApiOkResponse({ type: PayoutsApprovalResponse })
   @ApiErrors({ 404: [] })
-  async approve(
-    @Headers('authorization') auth: string | undefined,
-    @Param('account_id') accountId: string,
-    @Body(apiValidationPipe()) body: PayoutsApprovalDto,
-  ) {
-    assertOperator(auth, this.config.operatorToken);
+  async approve(@Param('account_id') accountId: string, @Body(apiValidationPipe()) body: PayoutsApprovalDto) {
     if (!(await this.accounts.setPayoutsApproval(accountId, body.approved))) throw noAccount();
     return { account_id: accountId, payouts_approved: body.approved };
   }
@@ -99,12 +87,7 @@ export class OperatorController {
   @ApiOperation({ summary: 'Credit matured funds' })
   @ApiOkResponse({ type: CreditFundsResponse })
   @ApiErrors({ 400: ['invalid_request', 'invalid_amount'], 404: [] })
-  async credit(
-    @Headers('authorization') auth: string | undefined,
-    @Param('account_id') accountId: string,
-    @Body(apiValidationPipe()) body: CreditFundsDto,
-  ) {
-    assertOperator(auth, this.config.operatorToken);
+  async credit(@Param('account_id') accountId: string, @Body(apiValidationPipe()) body: CreditFundsDto) {
     if (!(await this.accounts.accountExists(accountId))) throw noAccount();
     const reference = body.reference ?? 'operator';
     const result = await this.commands.execute(
@@ -122,12 +105,7 @@ export class OperatorController {
   @ApiOperation({ summary: "Set the account's fee and limits in one environment" })
   @ApiOkResponse({ type: LimitsResponse })
   @ApiErrors({ 400: ['invalid_request', 'invalid_amount'], 404: [] })
-  async limits(
-    @Headers('authorization') auth: string | undefined,
-    @Param('account_id') accountId: string,
-    @Body(apiValidationPipe()) body: LimitsDto,
-  ) {
-    assertOperator(auth, this.config.operatorToken);
+  async limits(@Param('account_id') accountId: string, @Body(apiValidationPipe()) body: LimitsDto) {
     if (!(await this.accounts.accountExists(accountId))) throw noAccount();
     await this.commands.execute(
       new SetLedgerLimitsCommand(accountId, body.environment, {
@@ -148,11 +126,7 @@ export class OperatorController {
   @ApiOperation({ summary: 'Top up the payout float of an environment' })
   @ApiOkResponse({ type: FloatResponse })
   @ApiErrors({ 400: ['invalid_request', 'invalid_amount'] })
-  async topUpFloat(
-    @Headers('authorization') auth: string | undefined,
-    @Body(apiValidationPipe()) body: TopUpFloatDto,
-  ) {
-    assertOperator(auth, this.config.operatorToken);
+  async topUpFloat(@Body(apiValidationPipe()) body: TopUpFloatDto) {
     const float = await this.commands.execute(
       new TopUpFloatCommand(body.environment, body.amount, body.reference ?? 'operator'),
     );
@@ -174,11 +148,9 @@ export class OperatorController {
   @ApiOkResponse({ type: PayoutMerchantView, description: 'The payout after the decision' })
   @ApiErrors({ 404: [], 409: ['invalid_transition'] })
   async decideReview(
-    @Headers('authorization') auth: string | undefined,
     @Param('payout_id') payoutId: string,
     @Body(apiValidationPipe()) body: ReviewDecisionDto,
   ) {
-    assertOperator(auth, this.config.operatorToken);
     if (!PAYOUT_ID.test(payoutId)) throw new ApiError(404, 'not_found', 'no such payout');
     const payout = await this.commands.execute(new DecideReviewCommand(payoutId, body.decision));
     if (payout.status === 'none') throw new ApiError(404, 'not_found', 'no such payout');

@@ -3,7 +3,7 @@ import {
   Controller,
   Delete,
   Get,
-  Headers,
+  UseGuards,
   HttpCode,
   Inject,
   Param,
@@ -21,7 +21,6 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { SecretBox } from '@payouts/accounts';
-import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { Environment } from '@payouts/domain';
@@ -40,7 +39,6 @@ import {
   WebhookEvents,
 } from '@payouts/webhooks';
 import { resolveEncryptionKey } from '@payouts/platform';
-import { ACCOUNTS } from '../gateway.tokens';
 import { ApiErrors } from '../openapi/decorators';
 import {
   PayoutWebhookEndpointResponse,
@@ -50,7 +48,7 @@ import {
   WebhookEventListResponse,
   WebhookEventView,
 } from '../openapi/payout-webhook.schemas';
-import { adminTokenOf } from './admin-auth';
+import { AdminAccount, AdminGuard } from './admin-auth';
 import { PayoutWebhookEndpointDto, PayoutWebhookTestDto } from './payout-webhook.dto';
 
 const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
@@ -67,6 +65,7 @@ const ENVIRONMENT_QUERY = {
  * checks again before every attempt.
  */
 @Controller('dashboard/payout-webhook')
+@UseGuards(AdminGuard)
 @ApiTags('Dashboard')
 @ApiBearerAuth('admin_token')
 @ApiErrors({ 401: [] })
@@ -76,7 +75,6 @@ export class PayoutWebhookController {
   private readonly policy: TargetPolicy;
 
   constructor(
-    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     @Inject(SQL_CLIENT) db: SqlClient,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -84,12 +82,6 @@ export class PayoutWebhookController {
     this.endpoints = new WebhookEndpoints(db, new SecretBox(resolveEncryptionKey(config)));
     this.events = new WebhookEvents(db);
     this.policy = { allowInsecure: config.webhooks.allowInsecureTargets };
-  }
-
-  private async accountOf(authorization: string | undefined): Promise<string> {
-    const admin = await this.accounts.authenticateAdmin(adminTokenOf(authorization));
-    if (!admin) throw new ApiError(401, 'unauthenticated', 'unknown admin token');
-    return admin.accountId;
   }
 
   @Put()
@@ -100,11 +92,7 @@ export class PayoutWebhookController {
   })
   @ApiOkResponse({ type: SavedPayoutWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
-  async save(
-    @Headers('authorization') auth: string | undefined,
-    @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto,
-  ) {
-    const accountId = await this.accountOf(auth);
+  async save(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto) {
     let url: string;
     try {
       url = (await resolveTarget(body.url, this.policy)).url.href;
@@ -127,8 +115,7 @@ export class PayoutWebhookController {
   @ApiQuery(ENVIRONMENT_QUERY)
   @ApiOkResponse({ type: PayoutWebhookEndpointResponse })
   @ApiErrors({ 400: ['invalid_request'], 404: [] })
-  async get(@Headers('authorization') auth: string | undefined, @Query() query: Record<string, unknown>) {
-    const accountId = await this.accountOf(auth);
+  async get(@AdminAccount() accountId: string, @Query() query: Record<string, unknown>) {
     const environment = environmentOf(query, ['environment']);
     const endpoint = await this.endpoints.get(accountId, environment);
     if (!endpoint)
@@ -144,8 +131,7 @@ export class PayoutWebhookController {
   @ApiQuery(ENVIRONMENT_QUERY)
   @ApiOkResponse({ type: RemovedPayoutWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'] })
-  async remove(@Headers('authorization') auth: string | undefined, @Query() query: Record<string, unknown>) {
-    const accountId = await this.accountOf(auth);
+  async remove(@AdminAccount() accountId: string, @Query() query: Record<string, unknown>) {
     const environment = environmentOf(query, ['environment']);
     const { removed, droppedDeliveries } = await this.endpoints.remove(
       accountId,
@@ -163,11 +149,7 @@ export class PayoutWebhookController {
   })
   @ApiAcceptedResponse({ type: QueuedWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 409: ['no_webhook_endpoint'], 413: [], 415: [] })
-  async test(
-    @Headers('authorization') auth: string | undefined,
-    @Body(apiValidationPipe()) body: PayoutWebhookTestDto,
-  ) {
-    const accountId = await this.accountOf(auth);
+  async test(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookTestDto) {
     try {
       const queued = await this.events.sendTest(
         accountId,
@@ -195,8 +177,7 @@ export class PayoutWebhookController {
   @ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
   @ApiOkResponse({ type: WebhookEventListResponse })
   @ApiErrors({ 400: ['invalid_request'] })
-  async list(@Headers('authorization') auth: string | undefined, @Query() query: Record<string, unknown>) {
-    const accountId = await this.accountOf(auth);
+  async list(@AdminAccount() accountId: string, @Query() query: Record<string, unknown>) {
     const environment = environmentOf(query, ['environment', 'payout_id', 'limit', 'offset']);
     const payoutId = text(query, 'payout_id', 191);
     const limit = whole(query, 'limit', EVENT_LOG_PAGE.default, 1, EVENT_LOG_PAGE.max);
@@ -210,8 +191,7 @@ export class PayoutWebhookController {
   @ApiParam({ name: 'event_id', schema: { type: 'string', pattern: '^evt_[0-9a-z_]+$' } })
   @ApiOkResponse({ type: WebhookEventView })
   @ApiErrors({ 404: [] })
-  async event(@Headers('authorization') auth: string | undefined, @Param('event_id') eventId: string) {
-    const accountId = await this.accountOf(auth);
+  async event(@AdminAccount() accountId: string, @Param('event_id') eventId: string) {
     const entry = await this.events.get(accountId, eventId);
     if (!entry) throw new ApiError(404, 'not_found', 'no such event');
     return eventView(entry);
@@ -227,8 +207,7 @@ export class PayoutWebhookController {
   @ApiParam({ name: 'event_id', schema: { type: 'string', pattern: '^evt_[0-9a-z_]+$' } })
   @ApiAcceptedResponse({ type: QueuedWebhookResponse })
   @ApiErrors({ 404: [], 409: ['no_webhook_endpoint', 'resend_in_progress'] })
-  async resend(@Headers('authorization') auth: string | undefined, @Param('event_id') eventId: string) {
-    const accountId = await this.accountOf(auth);
+  async resend(@AdminAccount() accountId: string, @Param('event_id') eventId: string) {
     let queued: { deliveryId: string } | null;
     try {
       queued = await this.events.resend(accountId, eventId, (environment) => this.clock.now(environment));
