@@ -428,6 +428,60 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect(again.body).toMatchObject({ status: 'cancelled', status_version: 2 });
   });
 
+  it('keeps a create refused by the body rules refused for its key; a missing key is reported before the body', async () => {
+    const key = newKey();
+    const bad = { ...linkBody('kept-bad'), amount: 12 };
+    const refused = await create(bad, key);
+    expect([refused.status, refused.body.error.code, refused.body.error.param]).toEqual([
+      400,
+      'invalid_amount',
+      'amount',
+    ]);
+    const again = await create(bad, key);
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([400, 'true']);
+    expect(again.body).toEqual(refused.body);
+    // Fixed, with the same key: the key belongs to the refused request (rule 4).
+    const fixed = await create(linkBody('kept-bad'), key);
+    expect([fixed.status, fixed.body.error.code]).toEqual([422, 'idempotency_key_reused']);
+    expect((await create(linkBody('kept-bad'))).status).toBe(201);
+
+    const noKey = await call('POST', '/sandbox/api/payout/create', { token: shop.token, body: bad });
+    expect([noKey.status, noKey.body.error.code]).toEqual([400, 'idempotency_key_required']);
+  });
+
+  it('keeps a create refused by an account precondition refused for its key, and still checks them on every request', async () => {
+    const owner = await merchant(call, '100.00');
+    const switchPayouts = async (enabled: boolean) =>
+      expect(
+        (
+          await call('PUT', '/dashboard/payouts-enabled', {
+            token: owner.adminToken,
+            body: { environment: 'sandbox', enabled },
+          })
+        ).status,
+      ).toBe(200);
+    const createdKey = newKey();
+    expect((await create(linkBody('pre-1'), createdKey, owner.token)).status).toBe(201);
+
+    await switchPayouts(false);
+    const refusedKey = newKey();
+    const refused = await create(linkBody('pre-2'), refusedKey, owner.token);
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'payouts_disabled']);
+    // Checked on every request: even a key with a stored payout is refused while payouts are off.
+    const offReplay = await create(linkBody('pre-1'), createdKey, owner.token);
+    expect([offReplay.status, offReplay.body.error.code]).toEqual([403, 'payouts_disabled']);
+
+    await switchPayouts(true);
+    const stillRefused = await create(linkBody('pre-2'), refusedKey, owner.token);
+    expect([stillRefused.status, stillRefused.headers.get('idempotent-replayed')]).toEqual([403, 'true']);
+    expect(stillRefused.body).toEqual(refused.body);
+    const replay = await create(linkBody('pre-1'), createdKey, owner.token);
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect((await create(linkBody('pre-2'), newKey(), owner.token)).status).toBe(201);
+    const balance = await call('GET', '/sandbox/api/payout/balance', { token: owner.token });
+    expect(balance.body.customer_payout_holds).toBe('21.00');
+  });
+
   it('counts text limits in characters everywhere: a 191-emoji customer_id and reference work in create, session and List', async () => {
     const customerId = '\u{1F600}'.repeat(191); // 191 characters, 382 UTF-16 units
     const reference = '\u{1F4B8}'.repeat(191);

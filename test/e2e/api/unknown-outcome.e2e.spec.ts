@@ -109,6 +109,52 @@ describe('a create whose outcome cannot be known', () => {
   );
 });
 
+describe('a refusal of the guard after an unknown outcome', () => {
+  let gateway: TestingGateway;
+  let flaky: FlakyEventStore;
+  let call: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    gateway = await startTestingGateway((builder) =>
+      builder.overrideProvider(EVENT_STORE).useFactory({
+        factory: (db: SqlClient) => (flaky = new FlakyEventStore(new PostgresEventStore(db))),
+        inject: [SQL_CLIENT],
+      }),
+    );
+    call = client(gateway.url);
+  });
+  afterAll(() => gateway.close());
+
+  it('is answered but never kept for a released key: the retry after the cause is fixed runs the create', async () => {
+    const shop = await merchant(call, '100.00');
+    const key = newKey();
+    const request = { token: shop.token, key, body: linkBody('unresolved-then-disabled') };
+    // Nothing was written and the key was released: only a retry that runs may say what happened.
+    flaky.faults.push('before_send');
+    const first = await call('POST', '/sandbox/api/payout/create', request);
+    expect([first.status, first.body.error.code]).toEqual([503, 'attempt_unresolved']);
+
+    const switchPayouts = (enabled: boolean) =>
+      call('PUT', '/dashboard/payouts-enabled', {
+        token: shop.adminToken,
+        body: { environment: 'sandbox', enabled },
+      });
+    expect((await switchPayouts(false)).status).toBe(200);
+    const refused = await call('POST', '/sandbox/api/payout/create', request);
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'payouts_disabled']);
+    expect((await switchPayouts(true)).status).toBe(200);
+
+    const retry = await call('POST', '/sandbox/api/payout/create', request);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    const listed = await call('GET', '/sandbox/api/payout/list?merchant_reference=unresolved-then-disabled', {
+      token: shop.token,
+    });
+    expect(listed.body.total).toBe(1);
+    expect(retry.body.payout_id).toBe(listed.body.data[0].payout_id);
+  });
+});
+
 describe('a create whose answer could not be stored', () => {
   let gateway: TestingGateway;
   let failNextComplete = false;

@@ -1,11 +1,17 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { parseTokenPrefix } from '@payouts/accounts';
-import type { AccountsRepository, PayoutScope } from '@payouts/accounts';
+import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { ApiError, APP_CONFIG } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
-import { PayoutPrincipal, REQUIRED_SCOPE } from './payout-principal';
+import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import {
+  PayoutPrincipal,
+  REFUSALS_KEPT_FOR_KEY,
+  RefusalsKeptForKey,
+  REQUIRED_SCOPE,
+} from './payout-principal';
 import { RateLimiter } from './rate-limiter';
 import { environmentOfPath } from './request-environment';
 
@@ -26,6 +32,7 @@ export class PayoutAuthGuard implements CanActivate {
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly reflector: Reflector,
+    private readonly idempotent: IdempotentRequests,
   ) {
     this.limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
   }
@@ -34,6 +41,7 @@ export class PayoutAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<{
       url: string;
       headers: Record<string, string | undefined>;
+      body?: unknown;
       principal?: PayoutPrincipal;
     }>();
     const environment = environmentOfPath(request.url);
@@ -64,18 +72,21 @@ export class PayoutAuthGuard implements CanActivate {
     }
 
     const scope = this.reflector.get<PayoutScope | undefined>(REQUIRED_SCOPE, context.getHandler());
-    if (scope && !credential.scopes.includes(scope)) {
-      throw new ApiError(403, 'insufficient_scope', `this endpoint needs the ${scope} scope`);
-    }
-    if (!credential.account.payoutsApproved) {
-      throw new ApiError(403, 'payouts_not_approved', 'the account is not approved for payouts yet');
-    }
-    if (!credential.account.payoutsEnabled) {
-      throw new ApiError(
-        403,
-        'payouts_disabled',
-        'payouts are switched off for this account in the dashboard',
+    const refusal = preconditionRefusal(credential, scope);
+    if (refusal) {
+      const kept = this.reflector.get<RefusalsKeptForKey | undefined>(
+        REFUSALS_KEPT_FOR_KEY,
+        context.getHandler(),
       );
+      if (kept) {
+        await this.idempotent.keepRefusal(
+          { accountId: credential.accountId, environment },
+          { method: 'POST', path: kept.path, key: request.headers['idempotency-key'], body: request.body },
+          kept.newResourceId(),
+          refusal,
+        );
+      }
+      throw refusal;
     }
     request.principal = {
       accountId: credential.accountId,
@@ -85,6 +96,27 @@ export class PayoutAuthGuard implements CanActivate {
     };
     return true;
   }
+}
+
+/** The three preconditions of every request (ARCHITECTURE 3), each with its own code. */
+function preconditionRefusal(
+  credential: AuthenticatedCredential,
+  scope: PayoutScope | undefined,
+): ApiError | undefined {
+  if (scope && !credential.scopes.includes(scope)) {
+    return new ApiError(403, 'insufficient_scope', `this endpoint needs the ${scope} scope`);
+  }
+  if (!credential.account.payoutsApproved) {
+    return new ApiError(403, 'payouts_not_approved', 'the account is not approved for payouts yet');
+  }
+  if (!credential.account.payoutsEnabled) {
+    return new ApiError(
+      403,
+      'payouts_disabled',
+      'payouts are switched off for this account in the dashboard',
+    );
+  }
+  return undefined;
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

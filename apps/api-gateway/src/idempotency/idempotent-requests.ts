@@ -128,6 +128,29 @@ export class IdempotentRequests {
     return { status: answer.status, body: answer.body, replayed: false };
   }
 
+  /**
+   * A refusal decided before the handler ran (the guard's account and scope checks, which run on
+   * every request) is kept for a new key like any other refusal, so the create stays rejected for
+   * its key once the cause is fixed (spec 4.2, rule 4). A key that already has an answer keeps it,
+   * and one released after an unknown outcome is released again untouched: its earlier attempt
+   * may have created the payout, and only a retry that runs may say so.
+   */
+  async keepRefusal(
+    owner: { accountId: string; environment: PayoutPrincipal['environment'] },
+    request: { method: string; path: string; key: string | undefined; body: unknown },
+    proposedResourceId: string,
+    refusal: ApiError,
+  ): Promise<void> {
+    const key = request.key;
+    if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) return; // nothing to keep it for
+    const scope: IdempotencyScope = { ...owner, method: request.method, path: request.path };
+    const hash = requestHash(request.method, request.path, request.body ?? null);
+    const decision = await this.store.begin(scope, key, hash, proposedResourceId);
+    if (decision.kind !== 'proceed') return;
+    if (decision.retryOfUnresolved) await this.store.release(scope, key);
+    else await this.store.complete(scope, key, refusal.status, refusal.toBody());
+  }
+
   /** Releases the key (keeping its resource id for the retry) and says the outcome is unknown. */
   private async unresolved(scope: IdempotencyScope, key: string, cause: unknown): Promise<ApiError> {
     await this.store.release(scope, key).catch((releaseError: unknown) => {

@@ -8,7 +8,6 @@ import {
   Param,
   Post,
   Query,
-  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
@@ -35,9 +34,9 @@ import {
   StartRedirectSessionCommand,
 } from '@payouts/payouts';
 import { ApiError, apiValidationPipe, APP_CONFIG } from '@payouts/platform';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
-import { Principal, RequiresScope } from '../auth/payout-principal';
+import { KeepsRefusalsForKey, Principal, RequiresScope } from '../auth/payout-principal';
 import type { PayoutPrincipal } from '../auth/payout-principal';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { IdempotentAnswer, IdempotentResult } from '../idempotency/idempotent-requests';
@@ -75,6 +74,17 @@ import {
 import { ReturnUrlPolicy } from './return-url-policy';
 
 const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
+/** Create Payout's idempotency path (the same in both environments). */
+const CREATE_PATH = '/api/payout/create';
+const createBodyPipe = apiValidationPipe();
+
+/** The pipe's own rules and error body; `transform: false`, so the body comes back as sent. */
+async function validCreateBody(body: unknown): Promise<CreatePayoutDto> {
+  return (await createBodyPipe.transform(body, {
+    type: 'body',
+    metatype: CreatePayoutDto,
+  })) as CreatePayoutDto;
+}
 
 /** Spec 4.2, under `/api/payout` (production) and `/sandbox/api/payout` (sandbox). */
 @Controller(['api/payout', 'sandbox/api/payout'])
@@ -94,6 +104,7 @@ export class PayoutsController {
 
   @Post('create')
   @RequiresScope('payouts:write')
+  @KeepsRefusalsForKey({ path: CREATE_PATH, newResourceId: newPayoutId })
   @ApiOperation({
     summary: 'Create Payout',
     description: 'Scope `payouts:write`. Funds are reserved on return.',
@@ -127,16 +138,19 @@ export class PayoutsController {
   })
   async create(
     @Principal() principal: PayoutPrincipal,
-    @Body(apiValidationPipe()) body: CreatePayoutDto,
+    @Body() rawBody: unknown,
     @Headers('idempotency-key') key: string | undefined,
-    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const result = await this.idempotent.run(
       principal,
-      { method: 'POST', path: '/api/payout/create', key, body },
+      { method: 'POST', path: CREATE_PATH, key, body: rawBody },
       newPayoutId(),
       async (payoutId, retryOfUnresolved, completeWithin) => {
+        // Validated inside the idempotent run, after the key: a body the rules refuse is a rejected
+        // create, kept for its key like any other (spec 4.2, rule 4), and a request without a key
+        // hears about the key first.
+        const body = await validCreateBody(rawBody);
         if (retryOfUnresolved) {
           // The earlier attempt may have written the payout: return it rather than create a second.
           const existing = await this.queries.find(principal.accountId, principal.environment, payoutId);
@@ -176,7 +190,6 @@ export class PayoutsController {
         return answerFor(created);
       },
     );
-    void request;
     return send(reply, result);
   }
 
