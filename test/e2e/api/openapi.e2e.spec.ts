@@ -215,8 +215,8 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
     expect((await get('/list?limit=500&status=awaiting_choice')).status).toBe(200);
     expect((await get('/balance')).status).toBe(200);
 
-    // Claim link: cannot show the first one again, rotates, replays.
-    expect((await post(`/${linkId}/link`, {})).status).toBe(409);
+    // Claim link: shows the current one again, rotates, replays.
+    expect((await post(`/${linkId}/link`, {})).status).toBe(200);
     const rotateKey = newKey();
     expect((await post(`/${linkId}/link`, { rotate: true }, rotateKey)).status).toBe(200);
     const rotateReplay = await post(`/${linkId}/link`, { rotate: true }, rotateKey);

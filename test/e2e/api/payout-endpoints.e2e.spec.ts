@@ -336,15 +336,22 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect([bad.status, bad.body.error.param]).toEqual([400, 'status']);
   });
 
-  it('rotates a claim link, refuses to show the old one again, and runs redirect sessions per the spec', async () => {
+  it('shows the current claim link again, rotates it, and runs redirect sessions per the spec', async () => {
     const link = await create(linkBody('access-1'));
     const id = link.body.payout_id;
-    const shown = await call('POST', `/sandbox/api/payout/${id}/link`, {
-      token: shop.token,
-      key: newKey(),
-      body: {},
-    });
-    expect([shown.status, shown.body.error.code]).toEqual([409, 'link_unavailable']);
+    const getLink = () =>
+      call('POST', `/sandbox/api/payout/${id}/link`, { token: shop.token, key: newKey(), body: {} });
+    // Get (no rotate) shows the link Create returned, with the same deadline: no new link, no fee.
+    const shown = await getLink();
+    expect([shown.status, shown.body]).toEqual([
+      200,
+      {
+        payout_id: id,
+        url: link.body.payout_url,
+        rotated: false,
+        access_link_expires_at: link.body.access_link_expires_at,
+      },
+    ]);
     const rotateKey = newKey();
     const rotated = await call('POST', `/sandbox/api/payout/${id}/link`, {
       token: shop.token,
@@ -357,6 +364,8 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       url: expect.stringMatching(/\/sandbox\/claim\//),
     });
     expect(rotated.body.url).not.toBe(link.body.payout_url);
+    // From now on Get shows the new link, never the invalidated one.
+    expect((await getLink()).body.url).toBe(rotated.body.url);
     // The link is shown once: a replay carries url null, and the stored answer never held it.
     const replay = await call('POST', `/sandbox/api/payout/${id}/link`, {
       token: shop.token,
@@ -374,6 +383,17 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect(stored.rows).toHaveLength(1);
     const token = new URL(rotated.body.url as string).pathname.split('/').pop()!;
     expect(stored.rows[0]!.body).not.toContain(token);
+    // The one copy of the link is encrypted; without it the link cannot be shown again.
+    const db = gateway.app.get<SqlClient>(SQL_CLIENT);
+    const copy = await db.query<{ token_ciphertext: string }>(
+      'SELECT token_ciphertext FROM claim_link_copies WHERE payout_id = $1',
+      [id],
+    );
+    expect(copy.rows).toHaveLength(1);
+    expect(copy.rows[0]!.token_ciphertext).not.toContain(token);
+    await db.query('DELETE FROM claim_link_copies WHERE payout_id = $1', [id]);
+    const unavailable = await getLink();
+    expect([unavailable.status, unavailable.body.error.code]).toEqual([409, 'link_unavailable']);
     const wrong = await call('POST', `/sandbox/api/payout/${id}/session`, {
       token: shop.token,
       key: newKey(),

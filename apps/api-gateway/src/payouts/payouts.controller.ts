@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
+import type { PayoutState } from '@payouts/domain';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -71,6 +72,7 @@ import {
   RedirectSessionRequest,
   RedirectSessionResponse,
 } from '../openapi/payout.schemas';
+import { ClaimLinkCopies } from './claim-link-copies';
 import { ReturnUrlPolicy } from './return-url-policy';
 
 const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
@@ -99,6 +101,7 @@ export class PayoutsController {
     private readonly queries: PayoutQueries,
     private readonly idempotent: IdempotentRequests,
     private readonly returnUrls: ReturnUrlPolicy,
+    private readonly linkCopies: ClaimLinkCopies,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -183,8 +186,15 @@ export class PayoutsController {
             description: body.description ?? null,
             caseReference: body.case_reference ?? null,
             originalPaymentId: body.original_payment_id ?? null,
-            // The payout and its stored answer commit together.
-            withinAppend: (tx, result) => completeWithin(tx, answerFor(result)),
+            // The payout, its stored answer and its link's encrypted copy commit together.
+            withinAppend: async (tx, result) => {
+              await Promise.all([
+                completeWithin(tx, answerFor(result)),
+                body.delivery === 'link'
+                  ? this.linkCopies.keepWithin(tx, result.payout.payoutId, result.accessToken)
+                  : undefined,
+              ]);
+            },
           }),
         );
         return answerFor(created);
@@ -257,7 +267,8 @@ export class PayoutsController {
   @RequiresScope('payouts:write')
   @ApiOperation({
     summary: 'Get or Rotate Claim Link',
-    description: 'Scope `payouts:write`. Link payouts only.',
+    description:
+      'Scope `payouts:write`. Link payouts only. Without `rotate`, shows the current link again (no new link, fee or deadline); `rotate: true` replaces it and invalidates the old one.',
   })
   @ApiIdempotencyKey()
   @ApiPayoutIdParam()
@@ -287,25 +298,41 @@ export class PayoutsController {
       id,
       async () => {
         const issued = await this.commands.execute(
-          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate),
+          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate, (tx, token) =>
+            this.linkCopies.keepWithin(tx, id, token),
+          ),
         );
-        const url = payoutUrl(
-          this.config.publicBaseUrl,
-          principal.environment,
-          'link',
-          issued.accessToken ?? '',
-        );
-        const answer = { payout_id: id, rotated: rotate, access_link_expires_at: issued.accessExpiresAt };
+        const link =
+          issued.accessToken !== null && issued.accessExpiresAt !== null
+            ? { token: issued.accessToken, expiresAt: issued.accessExpiresAt }
+            : await this.linkShownAgain(issued.payout);
+        const url = payoutUrl(this.config.publicBaseUrl, principal.environment, 'link', link.token);
+        const answer = { payout_id: id, rotated: rotate, access_link_expires_at: link.expiresAt };
         return {
           status: 200,
           body: { ...answer, url },
-          // Only a hash of the link is kept anywhere: a replay must not hand it out again, and the
-          // stored answer (kept 30 days) must not hold a working link in clear.
+          // The link lives only as a hash and one encrypted copy: a replay must not hand it out,
+          // and the stored answer (kept 30 days) must not hold a working link in clear.
           stored: { ...answer, url: null },
         };
       },
     );
     return send(reply, result);
+  }
+
+  /** The payout's current claim link again (spec 4.2, rule 1), from its encrypted copy. */
+  private async linkShownAgain(payout: PayoutState): Promise<{ token: string; expiresAt: string }> {
+    const shown = payout.status !== 'none' && payout.delivery === 'link' ? payout : null;
+    const link = shown?.currentLink ?? null;
+    const token = shown && link ? await this.linkCopies.current(shown.payoutId, link.tokenHash) : null;
+    if (!link || token === null) {
+      throw new ApiError(
+        409,
+        'link_unavailable',
+        'the existing claim link cannot be shown again; send rotate: true',
+      );
+    }
+    return { token, expiresAt: link.expiresAt };
   }
 
   @Post(':payout_id/session')

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { SqlQueryable } from '@payouts/database';
 import { Environment, PayoutState } from '@payouts/domain';
 
 export interface PayoutAccessResult {
@@ -8,13 +9,18 @@ export interface PayoutAccessResult {
   accessExpiresAt: string | null;
 }
 
-/** Get or rotate a link payout's claim link (spec 4.2). */
+/**
+ * Get or rotate a link payout's claim link (spec 4.2). Without rotate nothing is written and the
+ * payout is returned (showing its current link again is the caller's); with rotate a new link is
+ * issued, and `keepLinkWithin` runs in the same transaction as its event (to keep a copy).
+ */
 export class IssueClaimLinkCommand extends Command<PayoutAccessResult> {
   constructor(
     readonly accountId: string,
     readonly environment: Environment,
     readonly payoutId: string,
     readonly rotate: boolean,
+    readonly keepLinkWithin?: (tx: SqlQueryable, token: string) => Promise<void>,
   ) {
     super();
   }

@@ -11,6 +11,7 @@ import {
   PayoutCommand,
   payoutStreamId,
 } from '@payouts/domain';
+import type { SqlQueryable } from '@payouts/database';
 import type { EventStore } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import type { Clock } from '@payouts/platform';
@@ -31,6 +32,7 @@ async function changeAccess(
   scope: { accountId: string; environment: Environment; payoutId: string },
   command: (ids: { id: string; tokenHash: string }) => PayoutCommand,
   prefix: 'lnk' | 'ses',
+  withinAppend?: (tx: SqlQueryable, token: string) => Promise<void>,
 ): Promise<PayoutAccessResult> {
   return retryOnConflict(async () => {
     const streamId = payoutStreamId(scope.payoutId);
@@ -49,14 +51,18 @@ async function changeAccess(
       clock.now(scope.environment),
     );
     if (events.length === 0) return { payout: payout.state, accessToken: null, accessExpiresAt: null };
-    await appendWithReadModels(store, [
-      {
-        streamId,
-        streamType: PAYOUT_STREAM_TYPE,
-        expectedVersion: payout.version,
-        events: toNewEvents(events, PAYOUT_EVENT_SCHEMA_VERSIONS),
-      },
-    ]);
+    await appendWithReadModels(
+      store,
+      [
+        {
+          streamId,
+          streamType: PAYOUT_STREAM_TYPE,
+          expectedVersion: payout.version,
+          events: toNewEvents(events, PAYOUT_EVENT_SCHEMA_VERSIONS),
+        },
+      ],
+      withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, access.token) } : {},
+    );
     const issued = events.find((e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted');
     return {
       payout: events.reduce(evolvePayout, payout.state),
@@ -73,8 +79,8 @@ export class IssueClaimLinkHandler implements ICommandHandler<IssueClaimLinkComm
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(command: IssueClaimLinkCommand): Promise<PayoutAccessResult> {
-    const result = await changeAccess(
+  execute(command: IssueClaimLinkCommand): Promise<PayoutAccessResult> {
+    return changeAccess(
       this.store,
       this.clock,
       command,
@@ -83,15 +89,8 @@ export class IssueClaimLinkHandler implements ICommandHandler<IssueClaimLinkComm
         data: { linkId: id, tokenHash, rotate: command.rotate },
       }),
       'lnk',
+      command.keepLinkWithin,
     );
-    // Only a hash of the link is kept, so the existing link cannot be shown again (spec 4.2).
-    if (!command.rotate && result.accessToken === null) {
-      throw new DomainError(
-        'link_unavailable',
-        'the existing claim link cannot be shown again; send rotate: true',
-      );
-    }
-    return result;
   }
 }
 
