@@ -277,7 +277,14 @@ export class PayoutsController {
   @ApiErrors({
     400: IDEMPOTENCY_400,
     404: [],
-    409: ['wrong_delivery', 'link_unavailable', 'not_resumable', 'concurrent_update', ...IDEMPOTENCY_409],
+    409: [
+      'wrong_delivery',
+      'link_unavailable',
+      'not_resumable',
+      'invalid_transition',
+      'concurrent_update',
+      ...IDEMPOTENCY_409,
+    ],
     413: [],
     415: [],
     422: IDEMPOTENCY_422,
