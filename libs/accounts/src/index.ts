@@ -4,4 +4,9 @@ export { parseTokenPrefix } from './tokens';
 export { normaliseOrigin, originOf } from './origins';
 export { AccountsRepository } from './accounts.repository';
 export { SecretBox } from './secret-box';
-export type { AuthenticatedCredential, IssuedCredential, CredentialSummary } from './accounts.repository';
+export type {
+  AuthenticatedCredential,
+  IssuedCredential,
+  CredentialSummary,
+  ReadBesideCredential,
+} from './accounts.repository';

@@ -1,5 +1,6 @@
 import type { SqlClient } from '@payouts/database';
 import { SQL_CLIENT } from '@payouts/platform';
+import { readPayoutView } from '@payouts/read-models';
 import { testBackends } from '@payouts/testing';
 import {
   Call,
@@ -446,6 +447,24 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       key: newKey(),
     });
     expect(again.body).toMatchObject({ status: 'cancelled', status_version: 2 });
+  });
+
+  it('answers Get from the credential look-up statement with exactly the view readPayoutView reads, field order included', async () => {
+    const created = await create({
+      ...linkBody('beside-1', '3.00'),
+      description: 'd',
+      case_reference: 'c-1',
+    });
+    const id = created.body.payout_id as string;
+    const got = await call('GET', `/sandbox/api/payout/${id}`, { token: shop.token });
+    const db = gateway.app.get<SqlClient>(SQL_CLIENT);
+    const view = await readPayoutView(db, shop.accountId, 'sandbox', id);
+    expect(got.status).toBe(200);
+    expect(JSON.stringify(got.body)).toBe(JSON.stringify(view));
+    // The other environment's and another account's credentials see no such payout.
+    const stranger = await merchant(call, '1.00');
+    const foreign = await call('GET', `/sandbox/api/payout/${id}`, { token: stranger.token });
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'not_found']);
   });
 
   it('keeps a create refused by the body rules refused for its key; a missing key is reported before the body', async () => {

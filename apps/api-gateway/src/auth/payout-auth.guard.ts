@@ -6,8 +6,11 @@ import type { AppConfig } from '@payouts/config';
 import { ApiError, APP_CONFIG } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import { PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL } from '@payouts/read-models';
+import type { PayoutMerchantView } from '@payouts/read-models';
 import {
   PayoutPrincipal,
+  READS_PAYOUT_WITH_CREDENTIAL,
   REFUSALS_KEPT_FOR_KEY,
   RefusalsKeptForKey,
   REQUIRED_SCOPE,
@@ -42,6 +45,7 @@ export class PayoutAuthGuard implements CanActivate {
       url: string;
       headers: Record<string, string | undefined>;
       body?: unknown;
+      params?: Record<string, string | undefined>;
       principal?: PayoutPrincipal;
     }>();
     const environment = environmentOfPath(request.url);
@@ -62,7 +66,24 @@ export class PayoutAuthGuard implements CanActivate {
         'a checkout key cannot be used for payouts; use a payout credential',
       );
     }
-    const credential = await this.accounts.authenticateCredential(token);
+    const payoutId = this.reflector.get<boolean | undefined>(
+      READS_PAYOUT_WITH_CREDENTIAL,
+      context.getHandler(),
+    )
+      ? request.params?.payout_id
+      : undefined;
+    let credential: AuthenticatedCredential | null;
+    let payoutReadWithCredential: PayoutMerchantView | null | undefined;
+    if (typeof payoutId === 'string') {
+      const found = await this.accounts.authenticateCredentialWith(token, {
+        sql: PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL,
+        params: [payoutId],
+      });
+      credential = found?.credential ?? null;
+      payoutReadWithCredential = (found?.beside ?? null) as PayoutMerchantView | null;
+    } else {
+      credential = await this.accounts.authenticateCredential(token);
+    }
     if (!credential) throw unauthenticated();
     const retryAfterSeconds = this.limiter.take(credential.credentialId);
     if (retryAfterSeconds > 0) {
@@ -93,6 +114,7 @@ export class PayoutAuthGuard implements CanActivate {
       environment,
       credentialId: credential.credentialId,
       credential,
+      ...(payoutReadWithCredential !== undefined ? { payoutReadWithCredential } : {}),
     };
     return true;
   }

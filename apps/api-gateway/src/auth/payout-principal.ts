@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { Environment } from '@payouts/domain';
+import type { PayoutMerchantView } from '@payouts/read-models';
 
 /** Who is calling a payout endpoint, attached to the request by PayoutAuthGuard. */
 export interface PayoutPrincipal {
@@ -8,11 +9,24 @@ export interface PayoutPrincipal {
   environment: Environment;
   credentialId: string;
   credential: AuthenticatedCredential;
+  /**
+   * On a route marked ReadsPayoutWithCredential: the payout named in the path, read in the
+   * credential look-up's own statement (null when this account and environment has no such
+   * payout). Undefined on every other route.
+   */
+  payoutReadWithCredential?: PayoutMerchantView | null;
 }
 
 export const REQUIRED_SCOPE = 'required_scope';
 /** The scope an endpoint needs (spec 5.4): payouts:read for GET, payouts:write for POST. */
 export const RequiresScope = (scope: PayoutScope) => SetMetadata(REQUIRED_SCOPE, scope);
+
+export const READS_PAYOUT_WITH_CREDENTIAL = 'reads_payout_with_credential';
+/**
+ * Get Payout, the hottest read: the guard reads the payout named by the `payout_id` path parameter
+ * in the same statement as the credential, so a Get costs the database one statement, not two.
+ */
+export const ReadsPayoutWithCredential = () => SetMetadata(READS_PAYOUT_WITH_CREDENTIAL, true);
 
 export const REFUSALS_KEPT_FOR_KEY = 'refusals_kept_for_key';
 /** Where an endpoint keeps a refusal of the guard's for the request's Idempotency-Key. */

@@ -37,7 +37,12 @@ import {
 import { ApiError, apiValidationPipe, APP_CONFIG } from '@payouts/platform';
 import type { FastifyReply } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
-import { KeepsRefusalsForKey, Principal, RequiresScope } from '../auth/payout-principal';
+import {
+  KeepsRefusalsForKey,
+  Principal,
+  ReadsPayoutWithCredential,
+  RequiresScope,
+} from '../auth/payout-principal';
 import type { PayoutPrincipal } from '../auth/payout-principal';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { IdempotentAnswer, IdempotentResult } from '../idempotency/idempotent-requests';
@@ -254,12 +259,18 @@ export class PayoutsController {
 
   @Get(':payout_id')
   @RequiresScope('payouts:read')
+  @ReadsPayoutWithCredential()
   @ApiOperation({ summary: 'Get Payout', description: 'Scope `payouts:read`.' })
   @ApiPayoutIdParam()
   @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView })
   @ApiErrors({ 404: [] })
   get(@Principal() principal: PayoutPrincipal, @Param('payout_id') payoutId: string) {
-    return this.queries.get(principal.accountId, principal.environment, checkedPayoutId(payoutId));
+    const id = checkedPayoutId(payoutId);
+    const read = principal.payoutReadWithCredential;
+    if (read === undefined) return this.queries.get(principal.accountId, principal.environment, id);
+    // Another account's or environment's payout is indistinguishable from no payout.
+    if (read === null) throw new ApiError(404, 'not_found', 'no such payout');
+    return read;
   }
 
   @Post(':payout_id/link')
