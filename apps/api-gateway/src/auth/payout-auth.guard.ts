@@ -4,10 +4,10 @@ import { parseTokenPrefix } from '@payouts/accounts';
 import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { ApiError, APP_CONFIG } from '@payouts/platform';
-import { ACCOUNTS } from '../gateway.tokens';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL } from '@payouts/read-models';
 import type { PayoutMerchantView } from '@payouts/read-models';
+import { ACCOUNTS } from '../gateway.tokens';
+import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import {
   PayoutPrincipal,
   READS_PAYOUT_WITH_CREDENTIAL,
@@ -66,24 +66,14 @@ export class PayoutAuthGuard implements CanActivate {
         'a checkout key cannot be used for payouts; use a payout credential',
       );
     }
-    const payoutId = this.reflector.get<boolean | undefined>(
+    const readsPayout = this.reflector.get<boolean | undefined>(
       READS_PAYOUT_WITH_CREDENTIAL,
       context.getHandler(),
-    )
-      ? request.params?.payout_id
-      : undefined;
-    let credential: AuthenticatedCredential | null;
-    let payoutReadWithCredential: PayoutMerchantView | null | undefined;
-    if (typeof payoutId === 'string') {
-      const found = await this.accounts.authenticateCredentialWith(token, {
-        sql: PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL,
-        params: [payoutId],
-      });
-      credential = found?.credential ?? null;
-      payoutReadWithCredential = (found?.beside ?? null) as PayoutMerchantView | null;
-    } else {
-      credential = await this.accounts.authenticateCredential(token);
-    }
+    );
+    const { credential, payoutReadWithCredential } = await this.lookUp(
+      token,
+      readsPayout ? request.params?.payout_id : undefined,
+    );
     if (!credential) throw unauthenticated();
     const retryAfterSeconds = this.limiter.take(credential.credentialId);
     if (retryAfterSeconds > 0) {
@@ -117,6 +107,25 @@ export class PayoutAuthGuard implements CanActivate {
       ...(payoutReadWithCredential !== undefined ? { payoutReadWithCredential } : {}),
     };
     return true;
+  }
+
+  /** The credential, and on Get Payout the payout, in one statement (see ReadsPayoutWithCredential). */
+  private async lookUp(
+    token: string,
+    payoutId: string | undefined,
+  ): Promise<{
+    credential: AuthenticatedCredential | null;
+    payoutReadWithCredential?: PayoutMerchantView | null;
+  }> {
+    if (payoutId === undefined) return { credential: await this.accounts.authenticateCredential(token) };
+    const found = await this.accounts.authenticateCredentialWith(token, {
+      sql: PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL,
+      params: [payoutId],
+    });
+    return {
+      credential: found?.credential ?? null,
+      payoutReadWithCredential: (found?.beside ?? null) as PayoutMerchantView | null,
+    };
   }
 }
 
