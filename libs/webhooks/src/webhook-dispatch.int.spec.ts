@@ -3,6 +3,7 @@ import { AccountsRepository, SecretBox } from '@payouts/accounts';
 import type { Environment } from '@payouts/domain';
 import { payoutStreamId } from '@payouts/domain';
 import { PostgresEventStore, RecordedEvent } from '@payouts/event-store';
+import type { SqlClient, SqlQueryable } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { DeliveryScheduler } from './dispatcher/delivery-scheduler';
 import { ingestRelayedEvents } from './dispatcher/payout-intake';
@@ -152,6 +153,49 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
     const log = await events.list(accountId, 'production');
     expect(log.data.map((e) => [e.payoutId, e.deliveries.length])).toEqual([[payoutId, 0]]);
   });
+
+  // Two connections are needed to commit between the two reads; PGlite has one.
+  if (backend.name === 'postgres') {
+    it('shows a delivery and its attempts from one snapshot, even when an attempt commits between the two reads', async () => {
+      const accountId = await account();
+      await endpoints.save(accountId, 'sandbox', receiver.url(), clock.now('sandbox'));
+      receiver.answer = () => ({ status: 500, body: 'down' });
+      const [payoutId] = await appendPaidPayouts(store, accountId, 'sandbox', 1);
+      await ingest([payoutId!]);
+      const running = scheduler();
+      const eventId = payoutUpdatedEventId(payoutId!);
+      await eventually(async () =>
+        (await events.get(accountId, eventId))?.deliveries[0]?.attemptsMade === 1 ? true : undefined,
+      );
+      await running.stop();
+
+      // Another writer records attempt 2 (as the dispatcher does: attempt and delivery in one
+      // statement) after the deliveries were read and before the attempts are.
+      const deliveryId = (await events.get(accountId, eventId))!.deliveries[0]!.deliveryId;
+      const secondAttempt = () =>
+        database.db.query(
+          `WITH attempt AS (
+             INSERT INTO webhook_attempts (delivery_id, attempt_number, event_id, endpoint_id, url, attempted_at,
+                                           signature_timestamp, status_code, latency_ms, delivered, error, response_body)
+             SELECT delivery_id, 2, event_id, endpoint_id, url, attempted_at, signature_timestamp, status_code,
+                    latency_ms, delivered, error, response_body
+               FROM webhook_attempts WHERE delivery_id = $1 AND attempt_number = 1)
+           UPDATE webhook_deliveries SET attempts_made = 2 WHERE delivery_id = $1`,
+          [deliveryId],
+        );
+      const shown = await new WebhookEvents(committingBetweenReads(database.db, secondAttempt)).get(
+        accountId,
+        eventId,
+      );
+      const delivery = shown!.deliveries[0]!;
+      expect(delivery.attempts).toHaveLength(delivery.attemptsMade);
+      // And the write did land: a fresh read shows both.
+      const after = (await events.get(accountId, eventId))!.deliveries[0]!;
+      expect([after.attemptsMade, after.attempts.length]).toEqual([2, 2]);
+      // Nothing of this test may reach the shared receiver from a later test's scheduler.
+      await endpoints.remove(accountId, 'sandbox', clock.now('sandbox'));
+    });
+  }
 
   it('retries a failing receiver 30 s, 5 min, 1 h and 23 h later on the sandbox clock, then stops', async () => {
     const accountId = await account();
@@ -363,3 +407,34 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
     expect(await events.resend(await account(), test.eventId, (env) => clock.now(env))).toBeNull();
   });
 });
+
+/**
+ * `db`, but `between` runs and commits on another connection once the deliveries of an event-log
+ * read are answered and before its attempts are read.
+ */
+function committingBetweenReads(db: SqlClient, between: () => Promise<unknown>): SqlClient {
+  let deliveriesRead: Promise<unknown> = Promise.resolve();
+  const wrap = (inner: SqlQueryable): SqlQueryable => ({
+    query: async <Row>(sql: string, params?: readonly unknown[]) => {
+      if (sql.includes('FROM webhook_deliveries WHERE event_id')) {
+        const read = inner.query<Row>(sql, params);
+        deliveriesRead = read;
+        return read;
+      }
+      if (sql.includes('FROM webhook_attempts WHERE event_id')) {
+        await deliveriesRead;
+        await between();
+      }
+      return inner.query<Row>(sql, params);
+    },
+    queryPrepared: <Row>(sql: string, params?: readonly unknown[]) => inner.queryPrepared<Row>(sql, params),
+  });
+  return {
+    ...wrap(db),
+    kind: db.kind,
+    reads: wrap(db.reads),
+    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    exec: (sql) => db.exec(sql),
+    close: () => db.close(),
+  };
+}

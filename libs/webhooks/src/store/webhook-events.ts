@@ -263,19 +263,26 @@ export class WebhookEvents {
   private async withDeliveries(events: EventRow[]): Promise<EventLogEntry[]> {
     if (events.length === 0) return [];
     const ids = events.map((event) => event.event_id);
-    const [deliveries, attempts] = await Promise.all([
-      this.db.query<DeliveryRow>(
-        `SELECT delivery_id, event_id, trigger, status, attempts_made, max_attempts, next_attempt_at, created_at, finished_at
-           FROM webhook_deliveries WHERE event_id = ANY($1::text[]) ORDER BY created_at, delivery_id`,
-        [ids],
-      ),
-      this.db.query<AttemptRow>(
-        `SELECT delivery_id, attempt_number, attempted_at, url, signature_timestamp::text AS signature_timestamp,
-                status_code, latency_ms, delivered, error, response_body
-           FROM webhook_attempts WHERE event_id = ANY($1::text[]) ORDER BY delivery_id, attempt_number`,
-        [ids],
-      ),
-    ]);
+    // One snapshot for both reads. Apart (two pool connections, two snapshots), a delivery could
+    // read as failed beside an attempt list that still lacks the attempt that failed it, though
+    // the dispatcher writes the two in one statement.
+    const [deliveries, attempts] = await this.db.transaction(async (tx) => {
+      const [, deliveryRows, attemptRows] = await Promise.all([
+        tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ'),
+        tx.query<DeliveryRow>(
+          `SELECT delivery_id, event_id, trigger, status, attempts_made, max_attempts, next_attempt_at, created_at, finished_at
+             FROM webhook_deliveries WHERE event_id = ANY($1::text[]) ORDER BY created_at, delivery_id`,
+          [ids],
+        ),
+        tx.query<AttemptRow>(
+          `SELECT delivery_id, attempt_number, attempted_at, url, signature_timestamp::text AS signature_timestamp,
+                  status_code, latency_ms, delivered, error, response_body
+             FROM webhook_attempts WHERE event_id = ANY($1::text[]) ORDER BY delivery_id, attempt_number`,
+          [ids],
+        ),
+      ]);
+      return [deliveryRows, attemptRows] as const;
+    });
     const attemptsOf = new Map<string, AttemptLogEntry[]>();
     for (const row of attempts.rows) {
       const list = attemptsOf.get(row.delivery_id) ?? [];
