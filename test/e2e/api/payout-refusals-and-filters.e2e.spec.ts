@@ -11,6 +11,7 @@ import {
   OPERATOR_TOKEN,
   startGateway,
 } from './gateway-harness';
+import { recipientClient } from '../recipient/recipient-client';
 
 const operator = { token: OPERATOR_TOKEN };
 const RETURN_URL = 'https://shop.example.com/done';
@@ -31,7 +32,7 @@ describe.each(testBackends().map((b) => b.name))(
     });
     afterAll(() => gateway.close());
 
-    const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, gateway.url);
+    const pages = recipientClient(() => gateway.url);
 
     const create = (shop: Merchant, body: unknown) =>
       call('POST', '/sandbox/api/payout/create', { token: shop.token, key: newKey(), body });
@@ -70,15 +71,6 @@ describe.each(testBackends().map((b) => b.name))(
       return shop;
     }
 
-    /** A form post from the recipient pages, with the page session's cookie. */
-    const post = (path: string, cookie: string, form: Record<string, string>) =>
-      fetch(gateway.url + path, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-        body: new URLSearchParams(form).toString(),
-      });
-
     /** What the recipient does on the hosted pages of a redirect payout: open the handoff, choose, confirm. */
     async function confirmAsRecipient(
       shop: Merchant,
@@ -92,19 +84,15 @@ describe.each(testBackends().map((b) => b.name))(
         body: { customer_id: customerId },
       });
       expect(session.status).toBe(200);
-      const entered = await fetch(local(session.body.payout_url), { redirect: 'manual' });
-      expect(entered.status).toBe(303);
-      const cookie = entered.headers.get('set-cookie')!.split(';')[0]!;
-      const page = await fetch(`${gateway.url}/sandbox/recipient`, { headers: { cookie } });
-      const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1];
+      const { cookie, csrf } = await pages.open(session.body.payout_url);
       expect(csrf).toBeDefined();
-      const chosen = await post('/sandbox/recipient/details', cookie, {
-        csrf_token: csrf!,
+      const chosen = await pages.post('/sandbox/recipient/details', cookie, {
+        csrf_token: csrf,
         method: 'wallet',
         wallet_handle: walletHandle,
       });
       expect([chosen.status, chosen.headers.get('location')]).toEqual([303, '/sandbox/recipient']);
-      const confirmed = await post('/sandbox/recipient/confirm', cookie, { csrf_token: csrf! });
+      const confirmed = await pages.post('/sandbox/recipient/confirm', cookie, { csrf_token: csrf });
       expect([confirmed.status, confirmed.headers.get('location')]).toEqual([
         303,
         `${RETURN_URL}?payout_id=${payoutId}`,

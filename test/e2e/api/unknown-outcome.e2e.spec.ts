@@ -107,25 +107,8 @@ describe('a create whose outcome cannot be known', () => {
       });
     },
   );
-});
 
-describe('a refusal of the guard after an unknown outcome', () => {
-  let gateway: TestingGateway;
-  let flaky: FlakyEventStore;
-  let call: ReturnType<typeof client>;
-
-  beforeAll(async () => {
-    gateway = await startTestingGateway((builder) =>
-      builder.overrideProvider(EVENT_STORE).useFactory({
-        factory: (db: SqlClient) => (flaky = new FlakyEventStore(new PostgresEventStore(db))),
-        inject: [SQL_CLIENT],
-      }),
-    );
-    call = client(gateway.url);
-  });
-  afterAll(() => gateway.close());
-
-  it('is answered but never kept for a released key: the retry after the cause is fixed runs the create', async () => {
+  it('answers a guard refusal after an unknown outcome but never keeps it for the released key: the retry after the cause is fixed runs the create', async () => {
     const shop = await merchant(call, '100.00');
     const key = newKey();
     const request = { token: shop.token, key, body: linkBody('unresolved-then-disabled') };

@@ -1,4 +1,5 @@
 import { client, Gateway, merchant, Merchant, newKey, startGateway } from '../api/gateway-harness';
+import { recipientClient } from './recipient-client';
 
 /**
  * The recipient pages' HTTP contract, without a browser: statuses, cookies, security headers,
@@ -17,7 +18,7 @@ describe('the recipient pages over HTTP', () => {
   });
   afterAll(() => gateway.close());
 
-  const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, gateway.url);
+  const { open, post } = recipientClient(() => gateway.url);
 
   async function linkPayout(email = 'jane@example.com') {
     const created = await call('POST', '/sandbox/api/payout/create', {
@@ -33,25 +34,6 @@ describe('the recipient pages over HTTP', () => {
     expect(created.status).toBe(201);
     return created.body as { payout_id: string; payout_url: string };
   }
-
-  /** Opens the claim link; returns the session cookie and the page's CSRF token. */
-  async function open(payoutUrl: string) {
-    const entered = await fetch(local(payoutUrl), { redirect: 'manual' });
-    expect(entered.status).toBe(303);
-    const cookie = entered.headers.get('set-cookie')!.split(';')[0]!;
-    const page = await fetch(`${gateway.url}/sandbox/recipient`, { headers: { cookie } });
-    const html = await page.text();
-    const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
-    return { entered, cookie, page, html, csrf: csrf! };
-  }
-
-  const post = (path: string, cookie: string | undefined, form: Record<string, string>) =>
-    fetch(gateway.url + path, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
-      body: new URLSearchParams(form).toString(),
-    });
 
   it('trades the link for an HttpOnly, SameSite session cookie and sends the browser on without the token', async () => {
     const payout = await linkPayout();

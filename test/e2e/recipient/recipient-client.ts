@@ -1,0 +1,31 @@
+/**
+ * The recipient's browser as plain HTTP, for tests: follows a payout URL to the pages' session
+ * cookie and CSRF token, and posts their forms. `gatewayUrl` is read on each call, so a suite can
+ * create this before its gateway listens.
+ */
+export function recipientClient(gatewayUrl: () => string) {
+  /** A payout URL as the service printed it (its public base URL), pointed at this gateway. */
+  const local = (url: string) => url.replace(/^https?:\/\/[^/]+/, gatewayUrl());
+
+  /** Opens the claim link or handoff; returns the session cookie and the page's CSRF token. */
+  async function open(payoutUrl: string) {
+    const entered = await fetch(local(payoutUrl), { redirect: 'manual' });
+    expect(entered.status).toBe(303);
+    const cookie = entered.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await fetch(`${gatewayUrl()}/sandbox/recipient`, { headers: { cookie } });
+    const html = await page.text();
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+    return { entered, cookie, page, html, csrf: csrf! };
+  }
+
+  /** A form post from the pages, with the page session's cookie when there is one. */
+  const post = (path: string, cookie: string | undefined, form: Record<string, string>) =>
+    fetch(gatewayUrl() + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  return { local, open, post };
+}
