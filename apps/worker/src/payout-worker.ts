@@ -18,6 +18,7 @@ import {
   ZERO_MONEY,
 } from '@payouts/domain';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
+import { IDEMPOTENCY_RETENTION_DAYS, IdempotencyStore } from '@payouts/idempotency';
 import type { PayoutRail } from '@payouts/payout-rail';
 import { PAYOUT_RAIL } from '@payouts/payout-rail';
 import {
@@ -39,6 +40,13 @@ const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 const REVIEW_RECHECK_MS = 60_000;
 /** Failed steps back off from the poll interval, doubling, to at most a minute. */
 const MAX_BACKOFF_MS = 60_000;
+/**
+ * Idempotency keys past their retention are deleted this often. begin already treats them as
+ * gone, so the purge only reclaims space: hourly is plenty, and each purge is bounded (batches).
+ */
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** After a failed purge, sooner than the full interval. */
+const IDEMPOTENCY_PURGE_RETRY_MS = 60_000;
 
 /** Reasons shown to the merchant as safe_reason: short codes, never the recipient's details. */
 export const SAFE_REASONS = {
@@ -60,7 +68,9 @@ type StepOutcome = { done: true } | { done: false; nextInMs: number };
  * 2. sending: payouts whose float is set aside go through the payout rail under their payout id
  *    and the rail's answer is recorded: paid (receipt, money settled), failed (money returned) or
  *    held for review (review_required until the operator decides);
- * 3. expiry: unclaimed payouts whose payout_expires_at the environment's clock has reached.
+ * 3. expiry: unclaimed payouts whose payout_expires_at the environment's clock has reached;
+ * 4. at start and then hourly, the purge of idempotency keys first used more than
+ *    IDEMPOTENCY_RETENTION_DAYS ago (ARCHITECTURE 3: kept 30 days).
  *
  * Nothing here is remembered only in memory: a restart, or a kill in the middle of a send, picks
  * up from the job rows, and because the rail answers a second send of the same payout with the
@@ -70,6 +80,9 @@ type StepOutcome = { done: true } | { done: false; nextInMs: number };
 export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PayoutWorker');
   private readonly jobs: PayoutJobs;
+  private readonly idempotency: IdempotencyStore;
+  /** Production time in ms of the next purge; 0: on the first pass. */
+  private nextPurgeAtMs = 0;
   private subscription: FeedSubscription | undefined;
   private stopping = false;
   private loop: Promise<void> | undefined;
@@ -86,6 +99,8 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly commands: CommandBus,
   ) {
     this.jobs = new PayoutJobs(db);
+    // The database's clock, as the gateway's store uses: one clock decides a key's age.
+    this.idempotency = new IdempotencyStore(db);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -115,6 +130,8 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
       } catch (error) {
         this.logger.error(`a worker pass failed: ${describe(error)}`);
       }
+      // Outside the pass, so a failing pass never holds it up; it catches its own errors.
+      await this.idempotencyPurgePass();
       if (this.stopping) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.config.workerPollMs);
@@ -299,6 +316,20 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
         if (isRefusal(error, 'invalid_transition', 'payout_not_found')) await this.jobs.disarmTimer(payoutId);
         else this.logger.warn(`cannot expire ${payoutId}: ${describe(error)}`);
       }
+    }
+  }
+
+  /** Deletes idempotency keys (and their stored answers) past retention, when due. */
+  private async idempotencyPurgePass(): Promise<void> {
+    const nowMs = this.clock.now().getTime();
+    if (this.stopping || nowMs < this.nextPurgeAtMs) return;
+    try {
+      const purged = await this.idempotency.purgeExpired();
+      this.nextPurgeAtMs = nowMs + IDEMPOTENCY_PURGE_INTERVAL_MS;
+      this.logger.log(`purged ${purged} idempotency keys older than ${IDEMPOTENCY_RETENTION_DAYS} days`);
+    } catch (error) {
+      this.nextPurgeAtMs = nowMs + IDEMPOTENCY_PURGE_RETRY_MS;
+      this.logger.error(`the idempotency key purge failed: ${describe(error)}`);
     }
   }
 

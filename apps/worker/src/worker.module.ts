@@ -6,7 +6,8 @@ import { PayoutWorker } from './payout-worker';
 
 /**
  * Runs what time or the outside world triggers: sending confirmed payouts through the payout rail
- * behind the float queue, the rail's answers, review outcomes and expiry timers (PayoutWorker).
+ * behind the float queue, the rail's answers, review outcomes, expiry timers, and the hourly purge
+ * of idempotency keys past their 30 days (PayoutWorker).
  * Needs the platform's InfrastructureModule (global); also imported by apps/all-in-one.
  */
 @Module({

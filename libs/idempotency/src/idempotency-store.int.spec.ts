@@ -254,6 +254,66 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
     await expect(store.begin(scopes[3]!, key, HASH, 'x')).resolves.toEqual({ kind: 'in_progress' });
   });
 
+  it('treats a key first used more than 30 days ago as new: another body proceeds, with no mismatch or replay', async () => {
+    const key = newKey();
+    const otherHash = requestHash(CREATE.method, CREATE.path, { ...BODY, amount: '26.00' });
+    await store.begin(CREATE, key, HASH, 'po_old');
+    await store.complete(CREATE, key, 201, { payout_id: 'po_old' });
+
+    // Exactly 30 days after its first use the key is still kept: it replays, and refuses another body.
+    clock.advance(30 * DAY_MS);
+    await expect(store.begin(CREATE, key, HASH, 'po_x')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { payout_id: 'po_old' },
+    });
+    await expect(store.begin(CREATE, key, otherHash, 'po_x')).resolves.toEqual({ kind: 'mismatch' });
+
+    // One millisecond later it is gone, purged or not: the request is new.
+    clock.advance(1);
+    await expect(store.begin(CREATE, key, otherHash, 'po_new')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_new',
+      retryOfUnresolved: false,
+    });
+    // From here on the key means the new request, with a fresh lease and a fresh 30 days.
+    await expect(store.begin(CREATE, key, otherHash, 'po_y')).resolves.toEqual({ kind: 'in_progress' });
+    await expect(store.begin(CREATE, key, HASH, 'po_y')).resolves.toEqual({ kind: 'mismatch' });
+    await store.complete(CREATE, key, 201, { payout_id: 'po_new' });
+    clock.advance(29 * DAY_MS);
+    await expect(store.begin(CREATE, key, otherHash, 'po_z')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { payout_id: 'po_new' },
+    });
+  });
+
+  it('treats the same request again after 30 days as new too, and so an unresolved attempt that old', async () => {
+    const [completedKey, releasedKey] = [newKey(), newKey()];
+    await store.begin(CREATE, completedKey, HASH, 'po_done');
+    await store.complete(CREATE, completedKey, 409, { error: { code: 'insufficient_funds' } });
+    await store.begin(CREATE, releasedKey, HASH, 'po_unresolved');
+    await store.release(CREATE, releasedKey);
+
+    clock.advance(30 * DAY_MS + 1);
+    await expect(store.begin(CREATE, completedKey, HASH, 'po_1')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_1',
+      retryOfUnresolved: false,
+    });
+    await expect(store.begin(CREATE, releasedKey, HASH, 'po_2')).resolves.toEqual({
+      kind: 'proceed',
+      resourceId: 'po_2',
+      retryOfUnresolved: false,
+    });
+    await store.complete(CREATE, completedKey, 201, { payout_id: 'po_1' });
+    await expect(store.begin(CREATE, completedKey, HASH, 'po_3')).resolves.toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { payout_id: 'po_1' },
+    });
+  });
+
   it('uses the database clock when given none', async () => {
     const dbClockStore = new IdempotencyStore(database.db);
     const key = newKey();
@@ -324,6 +384,25 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
       ]);
       expect(decisions.filter((d) => d.kind === 'in_progress')).toHaveLength(PARALLEL - 1);
     });
+    it.each(['a completed', 'an in-flight'])(
+      'let exactly one replace %s key first used more than 30 days ago; the others see it in progress',
+      async (state) => {
+        const key = newKey();
+        const otherHash = requestHash(CREATE.method, CREATE.path, { ...BODY, amount: '99.00' });
+        await store.begin(CREATE, key, otherHash, 'po_old');
+        if (state === 'a completed') await store.complete(CREATE, key, 201, { payout_id: 'po_old' });
+        clock.advance(30 * DAY_MS + 1);
+
+        const decisions = await beginAll(key);
+        const proceeds = decisions.filter((d) => d.kind === 'proceed');
+        expect(proceeds).toHaveLength(1);
+        expect(proceeds[0]).toMatchObject({
+          retryOfUnresolved: false,
+          resourceId: expect.stringMatching(/^po_\d+$/),
+        });
+        expect(decisions.filter((d) => d.kind === 'in_progress')).toHaveLength(PARALLEL - 1);
+      },
+    );
   });
 
   it('purges only keys first used more than 30 days ago', async () => {

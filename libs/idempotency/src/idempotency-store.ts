@@ -30,8 +30,8 @@ const DEFAULT_LEASE_MS = 30_000;
 /** A lease longer than a day would hold a key hostage long after any client gave up. */
 const MAX_LEASE_MS = 24 * 60 * 60 * 1000;
 /**
- * Between begin's statements the row can change under us (taken over, completed, purged); each
- * change moves it towards an answer, so a few rounds always settle.
+ * Between begin's statements the row can change under us (taken over, completed, purged, aged
+ * past retention); each change moves it towards an answer, so a few rounds always settle.
  */
 const MAX_BEGIN_ROUNDS = 4;
 /** Stored answers are API responses, a few kilobytes; anything near this is a bug. */
@@ -49,15 +49,28 @@ const NOT_STORABLE_IN_JSONB = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/;
 // Every statement takes the time as $n::timestamptz: the injected clock, or NULL for now().
 const WHERE_KEY = `account_id = $1 AND environment = $2 AND method = $3 AND path = $4 AND idempotency_key = $5`;
 
-const CLAIM_SQL = `INSERT INTO idempotency_keys
+// The key's age, for begin and the purge alike: older than IDEMPOTENCY_RETENTION_DAYS ($r) at
+// time $t counts as gone. Days of 24 hours: a '1 day' step follows the session's daylight saving.
+const pastRetention = (t: string, r: string) =>
+  `created_at < coalesce(${t}::timestamptz, now()) - ${r}::integer * interval '24 hours'`;
+
+// A row past retention is the key unused: it is replaced in the same statement, as a new claim.
+// Of several requests racing for one such row, the first locks and rewrites it; the others wait
+// for its commit, then see a fresh created_at, so their WHERE no longer matches.
+const CLAIM_SQL = `INSERT INTO idempotency_keys AS k
     (account_id, environment, method, path, idempotency_key, request_hash, state, resource_id, locked_until, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7,
     coalesce($8::timestamptz, now()) + $9::integer * interval '1 millisecond', coalesce($8::timestamptz, now()))
-  ON CONFLICT DO NOTHING
+  ON CONFLICT (account_id, environment, method, path, idempotency_key) DO UPDATE
+  SET request_hash = EXCLUDED.request_hash, state = 'in_flight', resource_id = EXCLUDED.resource_id,
+    response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until,
+    created_at = EXCLUDED.created_at, completed_at = NULL
+  WHERE k.${pastRetention('$8', '$10')}
   RETURNING resource_id`;
 
 const INSPECT_SQL = `SELECT request_hash, state, resource_id, response_status, response_body::text AS response_body,
-    (locked_until IS NULL OR locked_until < coalesce($6::timestamptz, now())) AS lease_ended
+    (locked_until IS NULL OR locked_until < coalesce($6::timestamptz, now())) AS lease_ended,
+    ${pastRetention('$6', '$7')} AS expired
   FROM idempotency_keys WHERE ${WHERE_KEY}`;
 
 // A conditional update is the take-over: of several retries racing for one expired lease, the
@@ -84,7 +97,7 @@ const EXISTS_SQL = `SELECT state FROM idempotency_keys WHERE ${WHERE_KEY}`;
 const PURGE_SQL = `DELETE FROM idempotency_keys
   WHERE (account_id, environment, method, path, idempotency_key) IN (
     SELECT account_id, environment, method, path, idempotency_key FROM idempotency_keys
-    WHERE created_at < coalesce($1::timestamptz, now()) - $2::integer * interval '1 day'
+    WHERE ${pastRetention('$1', '$2')}
     ORDER BY created_at
     LIMIT $3::integer)`;
 
@@ -96,6 +109,8 @@ interface KeyRow {
   /** As text: both drivers parse jsonb, and would turn a stored JSON null and SQL NULL into the same null. */
   response_body: string | null;
   lease_ended: boolean;
+  /** Past retention now: it aged after the claim looked (which would have replaced it). */
+  expired: boolean;
 }
 
 /**
@@ -122,7 +137,9 @@ export class IdempotencyStore {
   /**
    * Claims the key: inserts it in flight with a lease, or answers from the existing row. An
    * in-flight row whose lease has ended (the process died, or the attempt was released) is taken
-   * over: 'proceed' with its stored resource id and retryOfUnresolved true.
+   * over: 'proceed' with its stored resource id and retryOfUnresolved true. A row first used more
+   * than IDEMPOTENCY_RETENTION_DAYS ago is no longer kept (ARCHITECTURE 3), purged or not: it is
+   * replaced as if the key were new ('proceed' with the proposed resource id).
    */
   async begin(
     scope: IdempotencyScope,
@@ -144,14 +161,20 @@ export class IdempotencyStore {
         proposedResourceId,
         now,
         this.leaseMs,
+        IDEMPOTENCY_RETENTION_DAYS,
       ]);
       if (claimed.rows.length === 1) {
         return { kind: 'proceed', resourceId: proposedResourceId, retryOfUnresolved: false };
       }
 
-      const found = await this.db.queryPrepared<KeyRow>(INSPECT_SQL, [...keyParams, this.nowParam()]);
+      const found = await this.db.queryPrepared<KeyRow>(INSPECT_SQL, [
+        ...keyParams,
+        this.nowParam(),
+        IDEMPOTENCY_RETENTION_DAYS,
+      ]);
       const row = found.rows[0];
-      if (!row) continue; // purged since the claim: claim again
+      // Purged since the claim, or aged past retention in between: claim again (and replace it).
+      if (!row || row.expired) continue;
       if (row.request_hash !== hash) return { kind: 'mismatch' };
       if (row.state === 'completed') {
         if (row.response_status === null) throw new Error('completed idempotency key without a status');
