@@ -1,3 +1,5 @@
+import type { SqlClient } from '@payouts/database';
+import { SQL_CLIENT } from '@payouts/platform';
 import { testBackends } from '@payouts/testing';
 import {
   Call,
@@ -252,5 +254,125 @@ describe.each(testBackends().map((b) => b.name))('who may call the payout endpoi
       body: { environment: 'sandbox', origins: ['https://*.example.com'] },
     });
     expect([wildcard.status, wildcard.body.error.param]).toEqual([400, 'origins']);
+  });
+
+  /** What an admin refusal must leave as it was: accounts, credentials, settings and the event log. */
+  const adminState = async (): Promise<string> => {
+    const { rows } = await gateway.app.get<SqlClient>(SQL_CLIENT).query<{ state: string }>(
+      `SELECT json_build_object(
+         'accounts', (SELECT count(*) FROM accounts),
+         'credentials', (SELECT count(*) FROM credentials),
+         'events', (SELECT count(*) FROM events),
+         'environments', (SELECT json_agg(e ORDER BY e.account_id, e.environment) FROM account_environments e)
+       )::text AS state`,
+    );
+    return rows[0]!.state;
+  };
+
+  it.each([
+    ['a blank account name', 'POST', '/operator/accounts', { name: '   ', region: 'US' }, 'name'],
+    [
+      'an account name of tabs and line breaks',
+      'POST',
+      '/operator/accounts',
+      { name: '\t\r\n', region: 'US' },
+      'name',
+    ],
+    ['an empty account name', 'POST', '/operator/accounts', { name: '', region: 'US' }, 'name'],
+    [
+      'a blank reference for credited funds',
+      'POST',
+      '/operator/accounts/:account/funds',
+      { environment: 'sandbox', amount: '5.00', reference: '   ' },
+      'reference',
+    ],
+    [
+      'a blank reference for a float top-up',
+      'POST',
+      '/operator/float',
+      { environment: 'sandbox', amount: '5.00', reference: ' ' },
+      'reference',
+    ],
+    [
+      'a return URL origin with an underscore in its host',
+      'PUT',
+      '/dashboard/return-url-origins',
+      { environment: 'sandbox', origins: ['https://shop_name.example.com'] },
+      'origins',
+    ],
+    [
+      'a return URL origin with a trailing dot',
+      'PUT',
+      '/dashboard/return-url-origins',
+      { environment: 'sandbox', origins: ['https://shop.example.com.'] },
+      'origins',
+    ],
+    [
+      'an unusable return URL origin among usable ones',
+      'PUT',
+      '/dashboard/return-url-origins',
+      { environment: 'sandbox', origins: ['https://ok.example.com', 'https://shop_name.example.com:8443'] },
+      'origins',
+    ],
+  ])(
+    'refuses %s with 400 invalid_request naming the field, and writes nothing',
+    async (_case, method, path, body, param) => {
+      const token = path.startsWith('/dashboard') ? owner.adminToken : OPERATOR_TOKEN;
+      const before = await adminState();
+      const balance = await call('GET', '/sandbox/api/payout/balance', { token: owner.token });
+      const answer = await call(method, path.replace(':account', owner.accountId), { token, body });
+      expect([answer.status, answer.body.error.code, answer.body.error.param]).toEqual([
+        400,
+        'invalid_request',
+        param,
+      ]);
+      expect(await adminState()).toBe(before);
+      expect((await call('GET', '/sandbox/api/payout/balance', { token: owner.token })).body).toEqual(
+        balance.body,
+      );
+    },
+  );
+
+  it('registers an origin only if Create Payout accepts return_urls on it, and then they are used', async () => {
+    const shop = await merchant(call, '100.00');
+    const saved = await call('PUT', '/dashboard/return-url-origins', {
+      token: shop.adminToken,
+      body: { environment: 'sandbox', origins: ['https://shop-name.example.com', 'http://localhost:3000'] },
+    });
+    expect([saved.status, saved.body.origins]).toEqual([
+      200,
+      ['https://shop-name.example.com', 'http://localhost:3000'],
+    ]);
+    const created = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      body: {
+        amount: '5.00',
+        merchant_reference: 'registered-origin',
+        delivery: 'redirect',
+        customer_id: 'cust-origin',
+        return_url: 'https://shop-name.example.com/back',
+      },
+    });
+    expect(created.status).toBe(201);
+  });
+
+  it('treats scopes: null as left out, like every optional field: both scopes, or none for a checkout key', async () => {
+    const payout = await call('POST', '/dashboard/credentials', {
+      token: owner.adminToken,
+      body: { kind: 'payout', environment: 'sandbox', scopes: null },
+    });
+    expect([payout.status, payout.body.scopes]).toEqual([201, ['payouts:read', 'payouts:write']]);
+    const created = await call('POST', '/sandbox/api/payout/create', {
+      token: payout.body.token,
+      key: newKey(),
+      body: linkBody('null-scopes'),
+    });
+    expect(created.status).toBe(201);
+    const checkout = await call('POST', '/dashboard/credentials', {
+      token: owner.adminToken,
+      body: { kind: 'checkout', environment: 'sandbox', scopes: null },
+    });
+    expect([checkout.status, checkout.body.scopes]).toEqual([201, []]);
   });
 });

@@ -26,11 +26,16 @@ const environment = () => IsIn(ENVIRONMENTS, { message: 'environment must be "pr
 const moneyDoc = (description?: string) =>
   ApiProperty({ type: String, pattern: MONEY_PATTERN.source, example: '100.00', description });
 const environmentDoc = () => ApiProperty({ type: String, enum: ENVIRONMENTS });
+/** At least one character that is not white space: `"   "` passes a length check but names nothing. */
+const NOT_BLANK = /\S/;
+const notBlank = (field: string) =>
+  Matches(NOT_BLANK, { message: `${field} must contain a character other than white space` });
 
 export class CreateAccountDto {
-  @ApiProperty({ type: String, minLength: 1, maxLength: 200 })
-  @IsString()
-  @Length(1, 200)
+  @ApiProperty({ type: String, minLength: 1, maxLength: 200, pattern: NOT_BLANK.source })
+  @notBlank('name')
+  @Length(1, 200, { message: 'name must be 1 to 200 characters' })
+  @IsString({ message: 'name must be a string' })
   name!: string;
   @ApiProperty({ type: String, pattern: '^[A-Z]{2}$', example: 'US', description: 'Two-letter country code' })
   @IsString()
@@ -57,10 +62,17 @@ const amountField = (description: string) =>
 abstract class OperatorMoneyMovementDto {
   @environmentDoc() @environment() environment!: 'production' | 'sandbox';
   abstract amount: string;
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 191, default: 'operator' })
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 191,
+    pattern: NOT_BLANK.source,
+    default: 'operator',
+  })
   @IsOptional()
-  @IsString()
-  @Length(1, 191)
+  @notBlank('reference')
+  @Length(1, 191, { message: 'reference must be 1 to 191 characters' })
+  @IsString({ message: 'reference must be a string' })
   reference?: string;
 }
 
@@ -111,7 +123,7 @@ export class IssueCredentialDto {
     enum: ['payouts:read', 'payouts:write'],
     isArray: true,
     maxItems: 2,
-    description: 'Payout credentials only; both scopes when left out',
+    description: 'Payout credentials only; both scopes when left out (or null)',
   })
   @IsOptional()
   @IsArray()
@@ -130,7 +142,9 @@ export class ReturnUrlOriginsDto {
     isArray: true,
     maxItems: 50,
     maxLength: 2048,
-    description: 'http(s) origins (scheme, host, port), no path or wildcard',
+    description:
+      'http(s) origins (scheme, host, port), no path or wildcard; a host that `return_url` refuses ' +
+      '(an underscore, a trailing dot) is refused here too',
   })
   @IsArray()
   @ArrayMaxSize(50)

@@ -13,6 +13,7 @@ import {
   RevokedCredentialResponse,
 } from '../openapi/admin.schemas';
 import { ApiErrors } from '../openapi/decorators';
+import { isAcceptedReturnUrl } from '../payouts/return-url-rule';
 import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './admin.dto';
 
 /** The account administrator's API (ARCHITECTURE 4), authenticated by the account's admin token. */
@@ -43,13 +44,19 @@ export class DashboardController {
   @ApiCreatedResponse({ type: IssuedCredentialResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async issue(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: IssueCredentialDto) {
-    if (body.kind === 'checkout' && body.scopes !== undefined) {
+    // As for every optional field (IsOptional), null means left out: a payout credential gets both scopes.
+    const scopes = body.scopes ?? undefined;
+    if (body.kind === 'checkout' && scopes !== undefined) {
       throw new ApiError(400, 'invalid_request', 'checkout credentials carry no payout scopes', 'scopes');
     }
-    if (body.kind === 'payout' && body.scopes !== undefined && body.scopes.length === 0) {
+    if (body.kind === 'payout' && scopes !== undefined && scopes.length === 0) {
       throw new ApiError(400, 'invalid_request', 'a payout credential needs at least one scope', 'scopes');
     }
-    const issued = await this.accounts.issueCredential(accountId, body);
+    const issued = await this.accounts.issueCredential(accountId, {
+      kind: body.kind,
+      environment: body.environment,
+      scopes,
+    });
     return {
       credential_id: issued.credentialId,
       kind: issued.kind,
@@ -106,6 +113,16 @@ export class DashboardController {
           400,
           'invalid_request',
           `origins[${index}] must be an http(s) origin such as https://shop.example.com`,
+          'origins',
+        );
+      }
+      // Create Payout's own return_url rule: an origin none of whose URLs it accepts (a host with an
+      // underscore or a trailing dot) could never be used.
+      if (!isAcceptedReturnUrl(`${normalised}/`)) {
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `origins[${index}] has a host that return_url does not accept (no underscore, no trailing dot)`,
           'origins',
         );
       }
