@@ -2,6 +2,7 @@
 export * from './shared/characters';
 export * from './shared/decider';
 export * from './shared/domain-error';
+export * from './shared/email-address';
 export * from './shared/time';
 export * from './money/money';
 export * from './payout/payout.events';

@@ -1,3 +1,5 @@
+import { EMAIL_ADDRESS_MAX_LENGTH, isDeliverableEmailAddress } from '@payouts/domain';
+
 /**
  * Sending e-mail (the recipients' verification codes). A port with two adapters: SMTP
  * (SmtpMailer) and, for development, a folder of JSON files (MailboxFolderMailer). Messages carry
@@ -21,7 +23,7 @@ export const MAILER = Symbol('MAILER');
 
 /** Limits on what one message may hold: our own messages are a few lines, never near these. */
 export const MAIL_LIMITS = {
-  maxAddressLength: 254,
+  maxAddressLength: EMAIL_ADDRESS_MAX_LENGTH,
   maxSubjectLength: 200,
   maxTextBytes: 100_000,
   maxHtmlBytes: 500_000,
@@ -35,7 +37,8 @@ export const MAIL_LIMITS = {
 export function checkMailMessage(message: MailMessage): void {
   if (typeof message !== 'object' || message === null) throw new RangeError('the message must be an object');
   const { to, subject, text, html } = message;
-  if (typeof to !== 'string' || to.length > MAIL_LIMITS.maxAddressLength || !isSingleAddress(to)) {
+  // The same rule Create Payout applies to customer_email, so no payout waits on an address refused here.
+  if (!isDeliverableEmailAddress(to)) {
     throw new RangeError('to must be one e-mail address');
   }
   if (
@@ -55,9 +58,4 @@ export function checkMailMessage(message: MailMessage): void {
   ) {
     throw new RangeError(`html must be a string of at most ${MAIL_LIMITS.maxHtmlBytes} bytes`);
   }
-}
-
-/** A bare address: no display name, no list, no white space or line breaks. */
-function isSingleAddress(value: string): boolean {
-  return /^[^\s@,;<>"()[\]\\]+@[^\s@,;<>"()[\]\\]+\.[^\s@,;<>"()[\]\\]+$/.test(value);
 }

@@ -4,8 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
 import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiExceptionFilter } from './http/api-exception.filter';
+import { ApiError } from './http/api-error';
+import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
+import { unstorableTargetRefusal } from './http/unstorable-target';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -30,9 +33,24 @@ export async function createApp(
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['request-id'] ?? req.headers['x-request-id']),
+    // A path Fastify cannot decode (e.g. %FF) gets the documented error body, like every other error.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('Request-Id', request.id);
+      sendApiError(
+        reply,
+        new ApiError(400, 'invalid_request', `the request target is not valid: ${error.message}`),
+      );
+    },
   });
   // JSON bodies only: without a parser for text/plain, Fastify answers 415 for it (and for any other type).
   adapter.getInstance().removeContentTypeParser(['text/plain']);
+  // Path and query values are text for SQL parameters: one the database cannot store (%00, or an
+  // unpaired surrogate) is refused here, before a guard or handler reads it.
+  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+    const refusal = unstorableTargetRefusal(request.params, request.query);
+    if (refusal) sendApiError(reply, refusal);
+    else done();
+  });
   adapter.getInstance().addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });

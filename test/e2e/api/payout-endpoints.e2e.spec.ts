@@ -218,6 +218,34 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       'customer_email',
     ],
     [
+      'a quoted customer_email hiding a header (CR LF)',
+      { ...linkBody('v10a'), customer_email: '"a\r\nBcc: x@evil.com"@example.com' },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
+      'a quoted customer_email with a space',
+      { ...linkBody('v10b'), customer_email: '"a b"@example.com' },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
+      'two addresses in customer_email',
+      { ...linkBody('v10c'), customer_email: 'a@example.com, b@example.com' },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
+      'a display name in customer_email',
+      { ...linkBody('v10d'), customer_email: 'Ana <ana@example.com>' },
+      400,
+      'invalid_request',
+      'customer_email',
+    ],
+    [
       'a 256-character customer_email',
       { ...linkBody('v11'), customer_email: `${'a'.repeat(244)}@example.com` },
       400,
@@ -289,6 +317,46 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect((await call('GET', '/sandbox/api/payout/balance', { token: shop.token })).body).toEqual(
       before.body,
     );
+  });
+
+  it('refuses a customer_email the mailer could not send to, with its message, and creates no payout', async () => {
+    for (const [i, email] of ['"a\r\nBcc: x@evil.com"@example.com', '"a b"@example.com'].entries()) {
+      const reference = `undeliverable-${i}`;
+      const before = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+      const answer = await create({ ...linkBody(reference), customer_email: email });
+      expect([answer.status, answer.body.error]).toEqual([
+        400,
+        {
+          code: 'invalid_request',
+          message: 'customer_email is not a valid e-mail address',
+          param: 'customer_email',
+        },
+      ]);
+      const listed = await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, {
+        token: shop.token,
+      });
+      expect(listed.body.total).toBe(0);
+      expect((await call('GET', '/sandbox/api/payout/balance', { token: shop.token })).body).toEqual(
+        before.body,
+      );
+    }
+  });
+
+  it('accepts ordinary addresses: plus-addressing, subdomains, digits, hyphens and an international domain', async () => {
+    const other = await merchant(call, '100.00');
+    for (const [i, email] of [
+      'ana+refunds@example.com',
+      'ana.maria@mail.eu.example.com',
+      'shop-42@123-mail.example.com',
+      'ana@bücher.example',
+    ].entries()) {
+      const answer = await create(
+        { ...linkBody(`deliverable-${i}`, '1.00'), customer_email: email },
+        newKey(),
+        other.token,
+      );
+      expect(answer.status).toBe(201);
+    }
   });
 
   it('refuses a duplicate merchant_reference with 409 and insufficient funds with 409', async () => {
@@ -367,14 +435,15 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect(rotated.body.url).not.toBe(link.body.payout_url);
     // From now on Get shows the new link, never the invalidated one.
     expect((await getLink()).body.url).toBe(rotated.body.url);
-    // The link is shown once: a replay carries url null, and the stored answer never held it.
+    // A replay answers the same link (a retry whose answer was lost needs it), though the stored
+    // answer holds it only encrypted.
     const replay = await call('POST', `/sandbox/api/payout/${id}/link`, {
       token: shop.token,
       key: rotateKey,
       body: { rotate: true },
     });
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
-    expect(replay.body).toEqual({ ...rotated.body, url: null });
+    expect(replay.body).toEqual(rotated.body);
     const stored = await gateway.app
       .get<SqlClient>(SQL_CLIENT)
       .query<{ body: string }>(
@@ -417,15 +486,29 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       body: { customer_id: 'other' },
     });
     expect([mismatch.status, mismatch.body.error.code]).toEqual([403, 'customer_mismatch']);
+    const sessionKey = newKey();
     const session = await call('POST', `/sandbox/api/payout/${rid}/session`, {
       token: shop.token,
-      key: newKey(),
+      key: sessionKey,
       body: { customer_id: 'cust-7' },
     });
     expect(session.body).toMatchObject({
       payout_id: rid,
       payout_url: expect.stringMatching(/\/sandbox\/handoff\//),
     });
+    const sessionReplay = await call('POST', `/sandbox/api/payout/${rid}/session`, {
+      token: shop.token,
+      key: sessionKey,
+      body: { customer_id: 'cust-7' },
+    });
+    expect([sessionReplay.status, sessionReplay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(sessionReplay.body).toEqual(session.body);
+    const handoffToken = new URL(session.body.payout_url as string).pathname.split('/').pop()!;
+    const storedSession = await db.query<{ body: string }>(
+      'SELECT response_body::text AS body FROM idempotency_keys WHERE idempotency_key = $1',
+      [sessionKey],
+    );
+    expect(storedSession.rows[0]!.body).not.toContain(handoffToken);
     expect(Date.parse(session.body.access_link_expires_at)).toBeLessThanOrEqual(
       Date.parse(redirect.body.payout_expires_at),
     );
@@ -487,6 +570,19 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     const noKey = await call('POST', '/sandbox/api/payout/create', { token: shop.token, body: bad });
     expect([noKey.status, noKey.body.error.code]).toEqual([400, 'idempotency_key_required']);
   });
+
+  it.each([
+    ['link', '/sandbox/api/payout/po_bad/link', { rotate: 'yes' }],
+    ['session', '/sandbox/api/payout/po_bad/session', {}],
+    ['cancel', '/sandbox/api/payout/po_bad/cancel', undefined],
+  ])(
+    'reports a missing Idempotency-Key on %s before a bad body or an unknown payout',
+    async (_endpoint, path, body) => {
+      const shop = await merchant(call);
+      const noKey = await call('POST', path, { token: shop.token, body });
+      expect([noKey.status, noKey.body.error.code]).toEqual([400, 'idempotency_key_required']);
+    },
+  );
 
   it('keeps a create refused by an account precondition refused for its key, and still checks them on every request', async () => {
     const owner = await merchant(call, '100.00');

@@ -1,12 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { EMAIL_ADDRESS_MAX_LENGTH, isDeliverableEmailAddress } from '@payouts/domain';
+import { RETURN_URL_OPTIONS } from './return-url-rule';
 import {
-  IsEmail,
   IsIn,
   IsOptional,
   IsString,
   IsUrl,
   Length,
   Matches,
+  ValidateBy,
   ValidateIf,
   Equals,
 } from 'class-validator';
@@ -63,13 +65,21 @@ export class CreatePayoutDto {
   @ApiPropertyOptional({
     type: String,
     format: 'email',
-    maxLength: 255,
-    description: 'Required for `link` delivery',
+    maxLength: EMAIL_ADDRESS_MAX_LENGTH,
+    example: 'ana+refunds@example.com',
+    description:
+      'Required for `link` delivery. One bare address that can be mailed: an ASCII local part ' +
+      '(no quotes, spaces or display name), a domain with a dot (international names accepted)',
   })
   @ValidateIf((body: CreatePayoutDto) => body.delivery === 'link' || body.customer_email !== undefined)
-  @IsString({ message: 'customer_email is required for link delivery' })
+  // The mailer's own rule (isDeliverableEmailAddress), so a payout is never created for an address
+  // the code e-mail cannot be sent to. Checked after the type and length (nearest runs first).
+  @ValidateBy(
+    { name: 'isDeliverableEmailAddress', validator: { validate: isDeliverableEmailAddress } },
+    { message: 'customer_email is not a valid e-mail address' },
+  )
   @Length(1, 255, { message: 'customer_email must be at most 255 characters' })
-  @IsEmail({}, { message: 'customer_email is not a valid e-mail address' })
+  @IsString({ message: 'customer_email is required for link delivery' })
   customer_email?: string;
 
   @ApiPropertyOptional({
@@ -91,28 +101,44 @@ export class CreatePayoutDto {
   })
   @ValidateIf((body: CreatePayoutDto) => body.delivery === 'redirect' || body.return_url !== undefined)
   @IsString({ message: 'return_url is required for redirect delivery' })
-  @IsUrl(
-    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
-    { message: 'return_url must be an absolute http(s) URL' },
-  )
+  // A copy: validator.js writes its defaults into the options object it is given.
+  @IsUrl({ ...RETURN_URL_OPTIONS }, { message: 'return_url must be an absolute http(s) URL' })
   return_url?: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 255, description: 'Shown to the recipient' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 255,
+    description: 'Shown to the recipient; null is the same as left out',
+  })
   @IsOptional()
   @IsString()
-  @Length(0, 255, { message: 'description must be at most 255 characters' })
+  @Length(1, 255, { message: 'description must be 1 to 255 characters' })
   description?: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 191, description: 'Never shown to the recipient' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 191,
+    description: 'Never shown to the recipient; null is the same as left out',
+  })
   @IsOptional()
   @IsString()
-  @Length(0, 191, { message: 'case_reference must be at most 191 characters' })
+  @Length(1, 191, { message: 'case_reference must be 1 to 191 characters' })
   case_reference?: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: 64, description: 'The payment being refunded' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    minLength: 1,
+    maxLength: 64,
+    description: 'The payment being refunded; null is the same as left out',
+  })
   @IsOptional()
   @IsString()
-  @Length(0, 64, { message: 'original_payment_id must be at most 64 characters' })
+  @Length(1, 64, { message: 'original_payment_id must be 1 to 64 characters' })
   original_payment_id?: string;
 
   // The merchant never supplies a receiving address: the recipient chooses it.

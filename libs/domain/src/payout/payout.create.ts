@@ -1,6 +1,7 @@
 import { formatMoney, parseMoney, ZERO_MONEY } from '../money/money';
-import { characterCount } from '../shared/characters';
+import { characterCount, hasUnstorableCharacter, UNSTORABLE_TEXT } from '../shared/characters';
 import { DomainError } from '../shared/domain-error';
+import { isDeliverableEmailAddress } from '../shared/email-address';
 import { addMs } from '../shared/time';
 import { handoffExpiresAt } from './payout.access';
 import { CreatePayout } from './payout.commands';
@@ -83,6 +84,14 @@ type Recipient = Pick<PayoutCreated['data'], 'customerEmail' | 'customerId' | 'r
 /** Link payouts reach the recipient by e-mail; redirect payouts are bound to a customer for good. */
 function recipientOf(data: CreateData): Recipient {
   const customerEmail = optionalText(data.customerEmail, 'customer_email');
+  // The mailer's rule: a payout whose code e-mail could never be sent would hold its money for nothing.
+  if (customerEmail !== null && !isDeliverableEmailAddress(customerEmail)) {
+    throw new DomainError(
+      'invalid_request',
+      'customer_email is not a valid e-mail address',
+      'customer_email',
+    );
+  }
   switch (data.delivery) {
     case 'link':
       if (customerEmail === null) throw missing('customer_email', 'link');
@@ -95,6 +104,7 @@ function recipientOf(data: CreateData): Recipient {
       if (customerId === null) throw missing('customer_id', 'redirect');
       if (typeof data.returnUrl !== 'string' || data.returnUrl === '')
         throw missing('return_url', 'redirect');
+      if (hasUnstorableCharacter(data.returnUrl)) throw unstorable('return_url');
       return { customerEmail, customerId, returnUrl: data.returnUrl };
     }
     default: {
@@ -126,7 +136,12 @@ function optionalText(value: string | null | undefined, param: TextParam): strin
       param,
     );
   }
+  if (hasUnstorableCharacter(value)) throw unstorable(param);
   return value;
+}
+
+function unstorable(param: string): DomainError {
+  return new DomainError('invalid_request', `${param} ${UNSTORABLE_TEXT}`, param);
 }
 
 function isPresent<T>(value: T | null | undefined): value is T {

@@ -164,7 +164,7 @@ describe('Create Payout', () => {
 
     it.each<[string, keyof CreatePayout['data'], number, 'link' | 'redirect']>([
       ['merchant_reference', 'merchantReference', 191, 'link'],
-      ['customer_email', 'customerEmail', 255, 'link'],
+      // customer_email: its limit is the deliverable address's (payout.create-email.unit.spec.ts).
       ['description', 'description', 255, 'link'],
       ['case_reference', 'caseReference', 191, 'link'],
       ['original_payment_id', 'originalPaymentId', 64, 'link'],
@@ -182,6 +182,31 @@ describe('Create Payout', () => {
           .thenRefuses('invalid_request', param);
       },
     );
+
+    it.each<[string, keyof CreatePayout['data'], 'link' | 'redirect', string]>([
+      ['merchant_reference', 'merchantReference', 'link', 'ref\u0000x'],
+      ['description', 'description', 'link', 'lone \ud800 high surrogate'],
+      ['case_reference', 'caseReference', 'link', 'lone \udc00 low surrogate'],
+      ['customer_id', 'customerId', 'redirect', '\u0000'],
+      ['return_url', 'returnUrl', 'redirect', 'https://shop.example/\u0000'],
+    ])(
+      '%s holding a character the database cannot store is refused, not left to fail the write.',
+      (param, field, delivery, text) => {
+        const create = delivery === 'link' ? createLinkPayout : createRedirectPayout;
+        given([])
+          .when(create({ [field]: text }), T0)
+          .thenRefuses('invalid_request', param);
+      },
+    );
+
+    it('Text with a complete surrogate pair (an emoji) is stored.', () => {
+      const accepted = payoutDecider.decide(
+        createLinkPayout({ description: 'thanks 😀' }),
+        payoutDecider.initialState(),
+        T0,
+      );
+      expect(accepted[0]?.data).toMatchObject({ description: 'thanks 😀' });
+    });
 
     it('Absent optional texts are stored as null.', () => {
       const [created] = payoutDecider.decide(createRedirectPayout(), payoutDecider.initialState(), T0);

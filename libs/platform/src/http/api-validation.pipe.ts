@@ -1,11 +1,30 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { hasUnstorableCharacter, UNSTORABLE_TEXT } from '@payouts/domain';
 import { ApiError } from './api-error';
 
-/** Validation failures as the documented error body: the first field's code and message, `param` the field. */
+/**
+ * Validation failures as the documented error body: the first field's code and message, `param` the
+ * field. Before the DTO's rules, a body must be a JSON object, and no text in it (names included)
+ * may hold a character the database cannot store: such a body would pass every field rule and
+ * then fail its write, which a caller could not tell from an unknown outcome.
+ */
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new ApiError(400, 'invalid_request', 'the request body must be a JSON object');
+      }
+      const refusal = unstorableTextRefusal(value);
+      if (refusal) throw refusal;
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function apiValidationPipe(
   priorityCodes: readonly string[] = ['destination_not_accepted'],
 ): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
@@ -13,6 +32,27 @@ export function apiValidationPipe(
     stopAtFirstError: true,
     exceptionFactory: (errors: ValidationError[]) => toApiError(errors, priorityCodes),
   });
+}
+
+/** Names the top-level field holding the first unstorable text; a name that is itself unstorable is not echoed. */
+function unstorableTextRefusal(body: object): ApiError | undefined {
+  for (const [name, value] of Object.entries(body)) {
+    if (hasUnstorableCharacter(name)) {
+      return new ApiError(400, 'invalid_request', `a field name ${UNSTORABLE_TEXT}`);
+    }
+    if (holdsUnstorableText(value)) {
+      return new ApiError(400, 'invalid_request', `${name} ${UNSTORABLE_TEXT}`, name);
+    }
+  }
+  return undefined;
+}
+
+function holdsUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return hasUnstorableCharacter(value);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(
+    ([name, inner]) => hasUnstorableCharacter(name) || holdsUnstorableText(inner),
+  );
 }
 
 function toApiError(errors: ValidationError[], priorityCodes: readonly string[]): ApiError {
