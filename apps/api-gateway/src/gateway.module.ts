@@ -12,6 +12,7 @@ import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { ACCOUNTS, IDEMPOTENCY } from './gateway.tokens';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { ClaimLinkCopies } from './payouts/claim-link-copies';
+import { SealedAnswerUrls } from './payouts/sealed-answer-urls';
 import { PayoutQueries } from './payouts/payout-queries';
 import { PayoutsController } from './payouts/payouts.controller';
 import { ReturnUrlPolicy } from './payouts/return-url-policy';
@@ -33,6 +34,11 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
       provide: ClaimLinkCopies,
       useFactory: (db: SqlClient, config: AppConfig) => new ClaimLinkCopies(db, resolveEncryptionKey(config)),
       inject: [SQL_CLIENT, APP_CONFIG],
+    },
+    {
+      provide: SealedAnswerUrls,
+      useFactory: (config: AppConfig) => new SealedAnswerUrls(resolveEncryptionKey(config)),
+      inject: [APP_CONFIG],
     },
     PayoutAuthGuard,
     IdempotentRequests,

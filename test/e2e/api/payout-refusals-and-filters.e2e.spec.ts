@@ -240,6 +240,17 @@ describe.each(testBackends().map((b) => b.name))(
       expect(await ask(`customer_id=cust-b&until=${t2}`)).toEqual({ total: 0, ids: [] });
       expect(await ask(`since=${t2}&limit=1&offset=1`)).toEqual({ total: 3, ids: [p3] });
       expect(await ask(`customer_id=cust-a&limit=1`)).toEqual({ total: 2, ids: [p3] });
+
+      // A bound finer than a millisecond keeps what the exact bound would: p2 was created before
+      // t2 + 0.1 µs, so it is not at or after it, and p3 was created before t3 + 0.1 µs.
+      const finer = (at: string) => encodeURIComponent(at.replace('Z', '1Z'));
+      expect(await ask(`since=${finer(createdAt[1]!)}`)).toEqual({ total: 2, ids: [p4, p3] });
+      expect(await ask(`until=${finer(createdAt[2]!)}`)).toEqual({ total: 3, ids: [p3, p2, p1] });
+
+      // An offset past the end is answered as asked (the spec caps only limit): an empty page.
+      const far = await list(shop, 'offset=2000000');
+      expect(far.status).toBe(200);
+      expect(far.body).toMatchObject({ total: 4, offset: 2000000, data: [] });
     });
 
     it.each([
@@ -247,6 +258,9 @@ describe.each(testBackends().map((b) => b.name))(
       ['an offset instead of Z', '2026-01-31T00:00:00+01:00'],
       ['no time zone', '2026-01-31T00:00:00'],
       ['words', 'yesterday'],
+      ['a day that does not exist', '2026-02-30T00:00:00Z'],
+      ['hour 24', '2026-01-31T24:00:00Z'],
+      ['second 60', '2026-01-31T23:59:60Z'],
     ])('refuses a since of %s with 400 invalid_request on since', async (_case, since) => {
       const shop = await merchant(call);
       const answer = await list(shop, `since=${encodeURIComponent(since)}`);

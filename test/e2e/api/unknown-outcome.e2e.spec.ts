@@ -1,7 +1,8 @@
 import type { SqlClient } from '@payouts/database';
-import { PostgresEventStore } from '@payouts/event-store';
+import { PostgresEventStore, StreamVersionConflictError } from '@payouts/event-store';
 import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
 import { IdempotencyStore } from '@payouts/idempotency';
+import { MAX_CONFLICT_ATTEMPTS } from '../../../libs/payouts/src/support/retry-on-conflict';
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
 import { client, linkBody, merchant, newKey, PAYOUT_CORE_FIELDS } from './gateway-harness';
@@ -13,7 +14,7 @@ import { startTestingGateway, TestingGateway } from './testing-gateway';
  * Only payout creation is disturbed; everything else passes through.
  */
 class FlakyEventStore {
-  faults: ('after_commit' | 'before_send')[] = [];
+  faults: ('after_commit' | 'before_send' | 'conflict')[] = [];
 
   constructor(private readonly inner: EventStore) {
     return new Proxy(this, {
@@ -26,6 +27,8 @@ class FlakyEventStore {
     const createsPayout = appends.some((a) => a.streamType === 'payout' && a.expectedVersion === 'no_stream');
     const fault = createsPayout ? this.faults.shift() : undefined;
     if (fault === 'before_send') throw new Error('timeout: event store did not answer (nothing sent)');
+    // Another writer moved the ledger first: the append is refused whole, as the real store does.
+    if (fault === 'conflict') throw new StreamVersionConflictError(appends[0]!.streamId, 1, 2);
     const result = await this.inner.append(appends, options);
     if (fault === 'after_commit') throw new Error('timeout: event store did not answer (append committed)');
     return result;
@@ -107,6 +110,28 @@ describe('a create whose outcome cannot be known', () => {
       });
     },
   );
+
+  it('answers contention that outlasts the retries with 409 concurrent_update, writes nothing, and frees the key for its retry', async () => {
+    const shop = await merchant(call, '100.00');
+    const request = { token: shop.token, key: newKey(), body: linkBody('contended') };
+    flaky.faults.push(...Array<'conflict'>(MAX_CONFLICT_ATTEMPTS + 5).fill('conflict'));
+    const first = await call('POST', '/sandbox/api/payout/create', request);
+    const unused = flaky.faults.length;
+    flaky.faults = [];
+    expect([first.status, first.body.error.code, first.headers.get('retry-after')]).toEqual([
+      409,
+      'concurrent_update',
+      '1',
+    ]);
+    expect(unused).toBeGreaterThan(0); // the handler gave up before the faults ran out
+    const listed = () =>
+      call('GET', '/sandbox/api/payout/list?merchant_reference=contended', { token: shop.token });
+    expect((await listed()).body.total).toBe(0);
+
+    const retry = await call('POST', '/sandbox/api/payout/create', request);
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, null]);
+    expect((await listed()).body.total).toBe(1);
+  });
 
   it('answers a guard refusal after an unknown outcome but never keeps it for the released key: the retry after the cause is fixed runs the create', async () => {
     const shop = await merchant(call, '100.00');

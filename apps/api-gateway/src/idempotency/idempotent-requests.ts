@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { SqlQueryable } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
+import { StreamVersionConflictError } from '@payouts/event-store';
 import { IDEMPOTENCY_KEY_PATTERN, requestHash } from '@payouts/idempotency';
 import type { IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
 import { ApiError, toApiError } from '@payouts/platform';
@@ -46,23 +47,10 @@ export class IdempotentRequests {
       retryOfUnresolved: boolean,
       completeWithin: CompleteWithin,
     ) => Promise<IdempotentAnswer>,
+    /** Turns a stored answer back into the answer first sent (e.g. opens a sealed URL). */
+    replayed: (stored: unknown) => unknown = (stored) => stored,
   ): Promise<IdempotentResult> {
-    const key = request.key;
-    if (key === undefined || key === '') {
-      throw new ApiError(
-        400,
-        'idempotency_key_required',
-        'payout POST requests need an Idempotency-Key header',
-      );
-    }
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-      throw new ApiError(
-        400,
-        'invalid_request',
-        'Idempotency-Key must be 1 to 255 printable characters',
-        'Idempotency-Key',
-      );
-    }
+    const key = this.requireKey(request.key);
     const scope: IdempotencyScope = {
       accountId: principal.accountId,
       environment: principal.environment,
@@ -77,7 +65,7 @@ export class IdempotentRequests {
     );
     switch (decision.kind) {
       case 'replay':
-        return { status: decision.status, body: decision.body, replayed: true };
+        return { status: decision.status, body: replayed(decision.body), replayed: true };
       case 'in_progress':
         throw new ApiError(
           409,
@@ -116,6 +104,12 @@ export class IdempotentRequests {
           throw refusal;
         }
       }
+      if (error instanceof StreamVersionConflictError) {
+        // Contention outlasted the retries. The append rolled back, so the outcome is known: nothing
+        // was written. That is no refusal of the request, so the key is freed for its retry.
+        await this.store.release(scope, key);
+        throw toApiError(error);
+      }
       throw await this.unresolved(scope, key, error);
     }
     try {
@@ -126,6 +120,29 @@ export class IdempotentRequests {
       throw await this.unresolved(scope, key, error);
     }
     return { status: answer.status, body: answer.body, replayed: false };
+  }
+
+  /**
+   * The request's Idempotency-Key, or the refusal of a missing or malformed one. A handler whose
+   * own checks come before `run` calls this first, so a missing key is always reported as such.
+   */
+  requireKey(key: string | undefined): string {
+    if (key === undefined || key === '') {
+      throw new ApiError(
+        400,
+        'idempotency_key_required',
+        'payout POST requests need an Idempotency-Key header',
+      );
+    }
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new ApiError(
+        400,
+        'invalid_request',
+        'Idempotency-Key must be 1 to 255 printable characters',
+        'Idempotency-Key',
+      );
+    }
+    return key;
   }
 
   /**
@@ -162,7 +179,7 @@ export class IdempotentRequests {
     return new ApiError(
       503,
       'attempt_unresolved',
-      'the outcome of this attempt is not known; retry with the same Idempotency-Key, or find the payout by merchant_reference',
+      'the outcome of this attempt is not known; retry with the same Idempotency-Key (a created payout can also be found by merchant_reference in List Payouts)',
       undefined,
       { 'Retry-After': '1' },
     );

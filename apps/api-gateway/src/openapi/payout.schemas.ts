@@ -200,10 +200,9 @@ export class ClaimLinkResponse {
   @ApiProperty({
     type: String,
     format: 'uri',
-    nullable: true,
-    description: 'The claim link; null in a replay with the same Idempotency-Key',
+    description: 'The claim link; a replay with the same Idempotency-Key answers the same link',
   })
-  url!: string | null;
+  url!: string;
 
   @ApiProperty({ type: Boolean })
   rotated!: boolean;
@@ -229,10 +228,10 @@ export class RedirectSessionResponse {
   @ApiProperty({
     type: String,
     format: 'uri',
-    nullable: true,
-    description: 'The one-time handoff URL (10 minutes); null in a replay with the same Idempotency-Key',
+    description:
+      'The one-time handoff URL (10 minutes); a replay with the same Idempotency-Key answers the same URL',
   })
-  payout_url!: string | null;
+  payout_url!: string;
 
   @time('Expiry of the handoff; never after payout_expires_at')
   access_link_expires_at!: string;

@@ -78,6 +78,7 @@ import {
   RedirectSessionResponse,
 } from '../openapi/payout.schemas';
 import { ClaimLinkCopies } from './claim-link-copies';
+import { SealedAnswerUrls } from './sealed-answer-urls';
 import { ReturnUrlPolicy } from './return-url-policy';
 
 const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
@@ -107,6 +108,7 @@ export class PayoutsController {
     private readonly idempotent: IdempotentRequests,
     private readonly returnUrls: ReturnUrlPolicy,
     private readonly linkCopies: ClaimLinkCopies,
+    private readonly answerUrls: SealedAnswerUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -308,6 +310,7 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
+    this.idempotent.requireKey(key);
     const rotate = parseRotate(body);
     const id = checkedPayoutId(payoutId);
     const result = await this.idempotent.run(
@@ -326,14 +329,10 @@ export class PayoutsController {
             : await this.linkShownAgain(issued.payout);
         const url = payoutUrl(this.config.publicBaseUrl, principal.environment, 'link', link.token);
         const answer = { payout_id: id, rotated: rotate, access_link_expires_at: link.expiresAt };
-        return {
-          status: 200,
-          body: { ...answer, url },
-          // The link lives only as a hash and one encrypted copy: a replay must not hand it out,
-          // and the stored answer (kept 30 days) must not hold a working link in clear.
-          stored: { ...answer, url: null },
-        };
+        // The stored answer (kept 30 days) must not hold a working link in clear: it is sealed.
+        return { status: 200, body: { ...answer, url }, stored: this.answerUrls.seal(answer, 'url', url) };
       },
+      (stored) => this.answerUrls.open(stored, 'url'),
     );
     return send(reply, result);
   }
@@ -381,6 +380,7 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
+    this.idempotent.requireKey(key);
     const customerId = parseCustomerId(body);
     const id = checkedPayoutId(payoutId);
     const result = await this.idempotent.run(
@@ -397,13 +397,11 @@ export class PayoutsController {
           'redirect',
           started.accessToken ?? '',
         );
-        return {
-          status: 200,
-          body: { payout_id: id, payout_url: url, access_link_expires_at: started.accessExpiresAt },
-          // The handoff works once; a replay must not hand it out again.
-          stored: { payout_id: id, payout_url: null, access_link_expires_at: started.accessExpiresAt },
-        };
+        const answer = { payout_id: id, payout_url: url, access_link_expires_at: started.accessExpiresAt };
+        // Sealed in the stored answer like a claim link; the handoff still works only once.
+        return { status: 200, body: answer, stored: this.answerUrls.seal(answer, 'payout_url', url) };
       },
+      (stored) => this.answerUrls.open(stored, 'payout_url'),
     );
     return send(reply, result);
   }
@@ -434,6 +432,7 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
+    this.idempotent.requireKey(key);
     const id = checkedPayoutId(payoutId);
     const result = await this.idempotent.run(
       principal,

@@ -12,8 +12,9 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code
   balance_unavailable: { status: 409 },
   exposure_limit_exceeded: { status: 422 },
   customer_pending_limit: { status: 422 },
-  // The account's ledger has no fee or limits yet: the operator has not finished setting it up.
-  limits_not_configured: { status: 403, code: 'payouts_not_approved' },
+  // The account's ledger has no fee or limits yet. Get Payout Balance then answers `available: null`
+  // with a reason, and spec 4.2 pairs that answer with balance_unavailable on Create.
+  limits_not_configured: { status: 409, code: 'balance_unavailable' },
   reservation_not_found: { status: 404, code: 'not_found' },
   payout_already_exists: { status: 409 },
   payout_not_found: { status: 404, code: 'not_found' },
