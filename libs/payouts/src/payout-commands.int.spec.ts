@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { DomainError, LedgerLimits } from '@payouts/domain';
-import { FEED_START } from '@payouts/event-store';
+import { DomainError, LedgerLimits, payoutStreamId } from '@payouts/domain';
+import { FEED_START, PostgresEventStore } from '@payouts/event-store';
 import type { EventStore } from '@payouts/event-store';
 import { EVENT_STORE, READ_MODELS } from '@payouts/platform';
 import {
@@ -17,6 +17,7 @@ import {
   testBackends,
 } from '@payouts/testing';
 import { CancelPayoutCommand } from './commands/cancel-payout.command';
+import { ExpirePayoutCommand } from './commands/payout-lifecycle.commands';
 import { CreatePayoutCommand, CreatePayoutInput } from './commands/create-payout.command';
 import { CreditFundsCommand, SetLedgerLimitsCommand } from './commands/ledger-commands';
 import { PayoutsModule } from './payouts.module';
@@ -157,6 +158,89 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
       await otherRef.get<ReadModelClient>(READ_MODELS).$disconnect();
       await otherRef.close();
     }
+  });
+
+  describe('when another process ends the payout between its reads of the payout and the ledger', () => {
+    /** The store as a slow process sees it: after one read of `streamId`, another writer runs. */
+    class InterleavingStore extends PostgresEventStore {
+      between: { streamId: string; run: () => Promise<unknown> } | undefined;
+
+      override async readStream(streamId: string, options?: { fromVersion?: number }) {
+        const read = await super.readStream(streamId, options);
+        const between = this.between;
+        if (between?.streamId === streamId) {
+          this.between = undefined;
+          await between.run();
+        }
+        return read;
+      }
+    }
+
+    /** Another process, its clock `aheadMs` ahead (past payout expiry, for the worker's expiry). */
+    async function slowProcess(aheadMs = 0) {
+      const interleaving = new InterleavingStore(database.db);
+      const ref = await Test.createTestingModule({
+        imports: [
+          CqrsModule.forRoot(),
+          TestInfrastructureModule.over(database.db, { now: () => new Date(Date.now() + aheadMs) }),
+          PayoutsModule,
+        ],
+      })
+        .overrideProvider(EVENT_STORE)
+        .useValue(interleaving)
+        .compile();
+      await ref.init();
+      return {
+        commands: ref.get(CommandBus),
+        store: interleaving,
+        close: async () => {
+          await ref.get<ReadModelClient>(READ_MODELS).$disconnect();
+          await ref.close();
+        },
+      };
+    }
+
+    async function cancelledHereAfterTheSlowRead(slow: { store: InterleavingStore }, reference: string) {
+      const accountId = await fundedAccount('100.00');
+      const { payout } = await commands.execute(new CreatePayoutCommand(linkPayout(accountId, reference)));
+      slow.store.between = {
+        streamId: payoutStreamId(payout.payoutId),
+        run: () => commands.execute(new CancelPayoutCommand(accountId, 'sandbox', payout.payoutId)),
+      };
+      return { accountId, payoutId: payout.payoutId };
+    }
+
+    it('a second cancel returns the cancelled payout unchanged, and the money is released once', async () => {
+      const slow = await slowProcess();
+      try {
+        const { accountId, payoutId } = await cancelledHereAfterTheSlowRead(slow, 'race-cancel');
+        const again = await slow.commands.execute(new CancelPayoutCommand(accountId, 'sandbox', payoutId));
+        expect(slow.store.between).toBeUndefined(); // the other cancel did run in between
+        expect(again).toMatchObject({ status: 'cancelled', statusVersion: 2, fundsReleased: true });
+        expect(await assertMoneyInvariants(database.db, accountId, 'sandbox')).toMatchObject({
+          available: '100.00',
+          holds: '0.00',
+        });
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('the expiry finds the payout cancelled and leaves it so, releasing nothing twice', async () => {
+      const slow = await slowProcess(8 * 24 * 60 * 60 * 1000);
+      try {
+        const { accountId, payoutId } = await cancelledHereAfterTheSlowRead(slow, 'race-expiry');
+        const after = await slow.commands.execute(new ExpirePayoutCommand(payoutId));
+        expect(slow.store.between).toBeUndefined();
+        expect(after).toMatchObject({ status: 'cancelled', statusVersion: 2 });
+        expect(await assertMoneyInvariants(database.db, accountId, 'sandbox')).toMatchObject({
+          available: '100.00',
+          holds: '0.00',
+        });
+      } finally {
+        await slow.close();
+      }
+    });
   });
 
   it('does not let one account cancel another account’s payout', async () => {

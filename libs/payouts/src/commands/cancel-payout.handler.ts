@@ -18,7 +18,12 @@ import {
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { appendWithReadModels } from '../support/append-with-read-models';
-import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
+import {
+  expectedVersionOf,
+  loadAggregate,
+  reservationClosedUnderUs,
+  toNewEvents,
+} from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
 import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
@@ -68,6 +73,8 @@ export class CancelPayoutHandler implements ICommandHandler<CancelPayoutCommand,
           ledger.state,
           now,
         );
+        if (ledgerEvents.length === 0)
+          await reservationClosedUnderUs(this.store, payoutStreamId(payoutId), payout.version);
         const appended = await appendWithReadModels(this.store, [
           {
             streamId: payoutStreamId(payoutId),

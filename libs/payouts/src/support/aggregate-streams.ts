@@ -1,4 +1,10 @@
-import { EventStore, ExpectedVersion, NewEvent, RecordedEvent } from '@payouts/event-store';
+import {
+  EventStore,
+  ExpectedVersion,
+  NewEvent,
+  RecordedEvent,
+  StreamVersionConflictError,
+} from '@payouts/event-store';
 
 export interface LoadedAggregate<State> {
   state: State;
@@ -39,4 +45,21 @@ export function toNewEvents<Event extends { type: string; data: unknown }>(
     if (schemaVersion === undefined) throw new Error(`no schema version for event type ${event.type}`);
     return { type: event.type, schemaVersion, data: event.data, metadata };
   });
+}
+
+/**
+ * A payout read at `readVersion` decided to end, but the ledger holds no open reservation for it.
+ * A reservation and its payout always move in one append, so another writer (a cancel in another
+ * process, the worker's expiry) has ended the payout since it was read: a version conflict on the
+ * payout, retried on fresh state, which then finds the payout final. A payout that has not moved
+ * means the two streams disagree, which is never papered over.
+ */
+export async function reservationClosedUnderUs(
+  store: EventStore,
+  payoutStreamId: string,
+  readVersion: number,
+): Promise<never> {
+  const { version } = await store.readStream(payoutStreamId, { fromVersion: readVersion + 1 });
+  if (version > readVersion) throw new StreamVersionConflictError(payoutStreamId, readVersion, version);
+  throw new Error(`${payoutStreamId} is open at version ${version} but its ledger reservation is closed`);
 }

@@ -30,7 +30,13 @@ import type { EventStore, StreamAppend } from '@payouts/event-store';
 import type { Clock } from '@payouts/platform';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { AggregateCache } from './aggregate-cache';
-import { expectedVersionOf, LoadedAggregate, loadAggregate, toNewEvents } from './aggregate-streams';
+import {
+  expectedVersionOf,
+  loadAggregate,
+  LoadedAggregate,
+  reservationClosedUnderUs,
+  toNewEvents,
+} from './aggregate-streams';
 import { appendWithReadModels } from './append-with-read-models';
 import { LedgerLocks } from './ledger-locks';
 import { retryOnConflict } from './retry-on-conflict';
@@ -113,8 +119,12 @@ export class PayoutTransitions {
     if (plan.ledger) {
       const ledger = await this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState());
       const ledgerEvents = decideLedger(plan.ledger, ledger.state, now);
+      const ends = payoutEvents.some((e) => MONEY_ENDING_EVENTS.has(e.type));
+      if (ends && ledgerEvents.length === 0) {
+        await reservationClosedUnderUs(this.store, payoutStreamId(payoutId), payout.version);
+      }
       // Tiger style: a payout that ends must take its reservation with it, in the same append.
-      if (payoutEvents.some((e) => MONEY_ENDING_EVENTS.has(e.type)) && ledgerEvents.length !== 1) {
+      if (ends && ledgerEvents.length !== 1) {
         throw new Error(
           `payout ${payoutId} ends but its ledger reservation moved ${ledgerEvents.length} times`,
         );
