@@ -1,16 +1,25 @@
 import { isReceivingDetails, ReceivingDetails } from '@payouts/domain';
-import type { SqlClient } from '@payouts/database';
+import type { SqlClient, SqlQueryable } from '@payouts/database';
 // SecretBox is not (yet) exported by @payouts/accounts' index; it is the same class the accounts
 // repository uses for the checkout API secret.
 import { SecretBox } from '@payouts/accounts';
-import { ReceivingDetailsVault } from './receiving-details-vault';
+import { ReceivingDetailsChangedError, ReceivingDetailsVault } from './receiving-details-vault';
 
+// A save that meets a confirm in flight waits for its row lock, then sees confirmed_at and writes
+// nothing: once confirmed, the details are what the payout is sent to.
 const SAVE_SQL = `INSERT INTO claim_receiving_details (payout_id, details_ciphertext, saved_at)
   VALUES ($1, $2, now())
   ON CONFLICT (payout_id) DO UPDATE
-    SET details_ciphertext = EXCLUDED.details_ciphertext, saved_at = EXCLUDED.saved_at`;
+    SET details_ciphertext = EXCLUDED.details_ciphertext, saved_at = EXCLUDED.saved_at
+    WHERE claim_receiving_details.confirmed_at IS NULL
+  RETURNING payout_id`;
 
 const LOAD_SQL = 'SELECT details_ciphertext FROM claim_receiving_details WHERE payout_id = $1';
+
+// Seals exactly the save that was shown and loaded (every save has its own ciphertext: a fresh IV).
+const SEAL_SQL = `UPDATE claim_receiving_details SET confirmed_at = now()
+  WHERE payout_id = $1 AND details_ciphertext = $2 AND confirmed_at IS NULL
+  RETURNING payout_id`;
 
 const DELETE_SQL = 'DELETE FROM claim_receiving_details WHERE payout_id = $1';
 
@@ -34,23 +43,38 @@ export class PostgresReceivingDetailsVault implements ReceivingDetailsVault {
     this.#box = new SecretBox(encryptionKey);
   }
 
-  async save(payoutId: string, details: ReceivingDetails): Promise<void> {
+  async save(payoutId: string, details: ReceivingDetails): Promise<boolean> {
     checkPayoutId(payoutId);
     if (!isReceivingDetails(details)) {
       // The pages store only what parseReceivingDetails returned; anything else is a bug.
       throw new TypeError('refusing to store receiving details that parseReceivingDetails would not produce');
     }
     const ciphertext = this.#box.encrypt(JSON.stringify(details), associatedData(payoutId));
-    await this.#db.query(SAVE_SQL, [payoutId, ciphertext]);
+    const saved = await this.#db.query(SAVE_SQL, [payoutId, ciphertext]);
+    return saved.rows.length === 1;
   }
 
   async load(payoutId: string): Promise<ReceivingDetails | null> {
+    return (await this.loadForConfirm(payoutId))?.details ?? null;
+  }
+
+  async loadForConfirm(payoutId: string): Promise<{ details: ReceivingDetails; saved: string } | null> {
     checkPayoutId(payoutId);
     const result = await this.#db.query<{ details_ciphertext: string }>(LOAD_SQL, [payoutId]);
     const row = result.rows[0];
     if (!row) return null;
+    return { details: this.#open(payoutId, row.details_ciphertext), saved: row.details_ciphertext };
+  }
+
+  async sealWithin(tx: SqlQueryable, payoutId: string, saved: string): Promise<void> {
+    checkPayoutId(payoutId);
+    const sealed = await tx.query(SEAL_SQL, [payoutId, saved]);
+    if (sealed.rows.length !== 1) throw new ReceivingDetailsChangedError(payoutId);
+  }
+
+  #open(payoutId: string, ciphertext: string): ReceivingDetails {
     // SecretBox's error names no key, ciphertext or plaintext.
-    const json = this.#box.decrypt(row.details_ciphertext, associatedData(payoutId));
+    const json = this.#box.decrypt(ciphertext, associatedData(payoutId));
     let details: unknown;
     try {
       details = JSON.parse(json);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ReceivingDetails } from '@payouts/domain';
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { PostgresReceivingDetailsVault } from './postgres-receiving-details-vault';
+import { ReceivingDetailsChangedError } from './receiving-details-vault';
 
 const BANK: ReceivingDetails = {
   method: 'bank_transfer',
@@ -153,6 +154,47 @@ describe.each(testBackends())('the receiving-details vault on $name', (backend) 
     await expect(vault.forget(forgotten)).resolves.toBe(false);
     await expect(vault.load(forgotten)).resolves.toBeNull();
     await expect(vault.load(kept)).resolves.toEqual(CARD);
+  });
+
+  describe('sealed by the confirm', () => {
+    it('keeps the confirmed details: a later save writes nothing and says so', async () => {
+      const payoutId = newPayoutId();
+      expect(await vault.save(payoutId, WALLET)).toBe(true);
+      const chosen = await vault.loadForConfirm(payoutId);
+      expect(chosen?.details).toEqual(WALLET);
+      await database.db.transaction((tx) => vault.sealWithin(tx, payoutId, chosen!.saved));
+      expect(await vault.save(payoutId, BANK)).toBe(false);
+      await expect(vault.load(payoutId)).resolves.toEqual(WALLET);
+    });
+
+    it('refuses to seal details saved again since they were loaded, and seals nothing', async () => {
+      const payoutId = newPayoutId();
+      await vault.save(payoutId, WALLET);
+      const shown = await vault.loadForConfirm(payoutId);
+      await vault.save(payoutId, BANK); // another tab, between the confirm's load and its commit
+      await expect(
+        database.db.transaction((tx) => vault.sealWithin(tx, payoutId, shown!.saved)),
+      ).rejects.toBeInstanceOf(ReceivingDetailsChangedError);
+      // Not sealed: the recipient sees the bank details, and may still change them.
+      expect(await vault.save(payoutId, CARD)).toBe(true);
+      await expect(vault.load(payoutId)).resolves.toEqual(CARD);
+    });
+
+    it('makes a save that meets the confirm in flight wait for it, then write nothing', async () => {
+      const payoutId = newPayoutId();
+      await vault.save(payoutId, WALLET);
+      const chosen = await vault.loadForConfirm(payoutId);
+      let lateSave: Promise<boolean> | undefined;
+      await database.db.transaction(async (tx) => {
+        await vault.sealWithin(tx, payoutId, chosen!.saved);
+        // Issued while the confirm's transaction holds the row (the server: a row lock; PGlite:
+        // its one connection), so it can only run once the confirm has committed.
+        lateSave = vault.save(payoutId, BANK);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      await expect(lateSave).resolves.toBe(false);
+      await expect(vault.load(payoutId)).resolves.toEqual(WALLET);
+    });
   });
 
   it('refuses a key that is not 32 bytes', () => {

@@ -17,7 +17,7 @@ import {
   testBackends,
 } from '@payouts/testing';
 import { CancelPayoutCommand } from './commands/cancel-payout.command';
-import { ExpirePayoutCommand } from './commands/payout-lifecycle.commands';
+import { ConfirmPayoutCommand, ExpirePayoutCommand } from './commands/payout-lifecycle.commands';
 import { CreatePayoutCommand, CreatePayoutInput } from './commands/create-payout.command';
 import { CreditFundsCommand, SetLedgerLimitsCommand } from './commands/ledger-commands';
 import { PayoutsModule } from './payouts.module';
@@ -241,6 +241,30 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
         await slow.close();
       }
     });
+  });
+
+  it('rolls a confirm back whole when its in-transaction step fails (the pages seal the receiving details there)', async () => {
+    const accountId = await fundedAccount('100.00');
+    const { payout } = await commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'seal-fails')));
+    const before = await eventCount();
+    const sealed: string[] = [];
+    await expect(
+      commands.execute(
+        new ConfirmPayoutCommand(payout.payoutId, 'wallet', async (tx) => {
+          await tx.query('SELECT 1');
+          sealed.push(payout.payoutId);
+          throw new Error('the receiving details changed');
+        }),
+      ),
+    ).rejects.toThrow('the receiving details changed');
+    expect(sealed).toEqual([payout.payoutId]);
+    expect(await eventCount()).toBe(before);
+    const confirmed = await commands.execute(
+      new ConfirmPayoutCommand(payout.payoutId, 'wallet', async (tx) => {
+        await tx.query('SELECT 1');
+      }),
+    );
+    expect(confirmed).toMatchObject({ status: 'processing', selectedMethod: 'wallet' });
   });
 
   it('does not let one account cancel another account’s payout', async () => {

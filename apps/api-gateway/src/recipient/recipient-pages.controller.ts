@@ -2,7 +2,11 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nes
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { originOf } from '@payouts/accounts';
-import { RECEIVING_DETAILS_VAULT, VerificationCodeStore } from '@payouts/claims';
+import {
+  RECEIVING_DETAILS_VAULT,
+  ReceivingDetailsChangedError,
+  VerificationCodeStore,
+} from '@payouts/claims';
 import type { CodeCheck, PageSession, ReceivingDetailsVault } from '@payouts/claims';
 import {
   describeReceivingDetails,
@@ -203,6 +207,7 @@ export class RecipientPagesController {
     }
     const parsed = parseReceivingDetails(method, form, this.flow.now(environment));
     if (!parsed.ok) return this.chooseView(reply, environment, payout, session, method, form, parsed.errors);
+    // False when a confirm sealed the details meanwhile: the page then shows the payout as it is.
     await this.vault.save(payout.payoutId, parsed.details);
     return this.seeOther(reply, this.actions(environment).page);
   }
@@ -216,13 +221,20 @@ export class RecipientPagesController {
     if (payout.status !== 'awaiting_choice' || (payout.delivery === 'link' && !session.verified)) {
       return this.seeOther(reply, this.actions(environment).page);
     }
-    const details = await this.vault.load(payout.payoutId);
-    if (!details) return this.seeOther(reply, this.actions(environment).page);
+    const chosen = await this.vault.loadForConfirm(payout.payoutId);
+    if (!chosen) return this.seeOther(reply, this.actions(environment).page);
     try {
-      await this.commands.execute(new ConfirmPayoutCommand(payout.payoutId, details.method));
+      // The details are sealed in the confirm's own transaction: the payout goes exactly where the
+      // recipient confirmed, even if another tab saves new details at the same moment.
+      await this.commands.execute(
+        new ConfirmPayoutCommand(payout.payoutId, chosen.details.method, (tx) =>
+          this.vault.sealWithin(tx, payout.payoutId, chosen.saved),
+        ),
+      );
     } catch (error) {
-      // Expired or cancelled meanwhile: the status page says so.
-      if (!(error instanceof DomainError)) throw error;
+      // Expired or cancelled meanwhile (the status page says so), or the details changed since
+      // they were loaded (the page shows the new ones, to be confirmed again).
+      if (!(error instanceof DomainError) && !(error instanceof ReceivingDetailsChangedError)) throw error;
       return this.seeOther(reply, this.actions(environment).page);
     }
     if (payout.delivery === 'redirect' && payout.returnUrl) {

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { SqlQueryable } from '@payouts/database';
 import { PayoutState, ReceivingMethod } from '@payouts/domain';
 
 /**
@@ -12,6 +13,8 @@ export class ConfirmPayoutCommand extends Command<PayoutState> {
   constructor(
     readonly payoutId: string,
     readonly selectedMethod: ReceivingMethod,
+    /** Runs in the confirm's own transaction: the pages seal the confirmed receiving details there. */
+    readonly alsoInTransaction?: (tx: SqlQueryable) => Promise<void>,
   ) {
     super();
   }

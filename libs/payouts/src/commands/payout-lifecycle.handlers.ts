@@ -16,7 +16,7 @@ import {
 export class ConfirmPayoutHandler implements ICommandHandler<ConfirmPayoutCommand, PayoutState> {
   constructor(private readonly transitions: PayoutTransitions) {}
 
-  async execute({ payoutId, selectedMethod }: ConfirmPayoutCommand): Promise<PayoutState> {
+  async execute({ payoutId, selectedMethod, alsoInTransaction }: ConfirmPayoutCommand): Promise<PayoutState> {
     // The type says so, but the value comes from a browser: the domain only asks for some text.
     if (!(RECEIVING_METHODS as readonly string[]).includes(selectedMethod)) {
       throw new DomainError(
@@ -29,6 +29,7 @@ export class ConfirmPayoutHandler implements ICommandHandler<ConfirmPayoutComman
       payoutId,
       () => ({
         payout: { type: 'ConfirmPayout', data: { selectedMethod: selectedMethod as ReceivingMethod } },
+        ...(alsoInTransaction ? { alsoInTransaction } : {}),
       }),
       { movesMoney: false },
     );

@@ -1,3 +1,4 @@
+import type { SqlQueryable } from '@payouts/database';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   decideFloat,
@@ -48,6 +49,8 @@ export interface TransitionPlan {
   ledger?: LedgerCommand;
   /** The environment's payout float (amount): release or pay out. */
   float?: FloatCommand;
+  /** Runs in the append's own transaction, so it commits (or fails) with the events. */
+  alsoInTransaction?: (tx: SqlQueryable) => Promise<void>;
 }
 
 /** Payout events after which the reserved amount + fee must have left the holds. */
@@ -157,7 +160,11 @@ export class PayoutTransitions {
         remember.push(() => this.rememberAfter(floatId, next, float.version, floatEvents.length));
       }
     }
-    await appendWithReadModels(this.store, appends);
+    await appendWithReadModels(
+      this.store,
+      appends,
+      plan.alsoInTransaction ? { alsoInTransaction: plan.alsoInTransaction } : {},
+    );
     for (const r of remember) r();
     return payoutEvents.reduce(evolvePayout, payout.state as PayoutState);
   }
