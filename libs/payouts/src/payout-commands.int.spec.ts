@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
-import { DomainError, LedgerLimits, payoutStreamId } from '@payouts/domain';
+import { DAY_MS, DomainError, LedgerLimits, payoutStreamId } from '@payouts/domain';
 import { FEED_START, PostgresEventStore } from '@payouts/event-store';
 import type { EventStore } from '@payouts/event-store';
 import { EVENT_STORE, READ_MODELS } from '@payouts/platform';
@@ -227,7 +227,7 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     });
 
     it('the expiry finds the payout cancelled and leaves it so, releasing nothing twice', async () => {
-      const slow = await slowProcess(8 * 24 * 60 * 60 * 1000);
+      const slow = await slowProcess(8 * DAY_MS);
       try {
         const { accountId, payoutId } = await cancelledHereAfterTheSlowRead(slow, 'race-expiry');
         const after = await slow.commands.execute(new ExpirePayoutCommand(payoutId));

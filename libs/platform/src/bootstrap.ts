@@ -8,7 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from './http/api-error';
 import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
-import { unstorableTargetRefusal } from './http/unstorable-target';
+import { unstorableTextRefusal } from './http/unstorable-text';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -47,7 +47,8 @@ export async function createApp(
   // Path and query values are text for SQL parameters: one the database cannot store (%00, or an
   // unpaired surrogate) is refused here, before a guard or handler reads it.
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
-    const refusal = unstorableTargetRefusal(request.params, request.query);
+    const refusal =
+      unstorableTextRefusal(request.params, 'parameter') ?? unstorableTextRefusal(request.query, 'parameter');
     if (refusal) sendApiError(reply, refusal);
     else done();
   });

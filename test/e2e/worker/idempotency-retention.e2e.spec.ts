@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openDatabase, SqlClient } from '@payouts/database';
+import { DAY_MS } from '@payouts/domain';
 import { IdempotencyScope, IdempotencyStore, requestHash } from '@payouts/idempotency';
 import { createServerDatabase, testBackends } from '@payouts/testing';
 import { linkBody, merchant, newKey } from '../api/gateway-harness';
 import { startWorkerGateway, Storage, WorkerGateway } from './worker-harness';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const SCOPE: IdempotencyScope = {
   accountId: 'acct_seeded',
   environment: 'sandbox',

@@ -15,6 +15,6 @@ export const RETURN_URL_OPTIONS: IsUrlOptions = {
 
 /** True when Create Payout would accept `url` as a return_url (before the registered-origin check). */
 export function isAcceptedReturnUrl(url: string): boolean {
-  // A copy: validator.js writes its defaults into the options object it is given.
-  return isURL(url, { ...RETURN_URL_OPTIONS, protocols: [...(RETURN_URL_OPTIONS.protocols ?? [])] });
+  // A copy: validator.js writes its defaults into the options object it is given (never into its arrays).
+  return isURL(url, { ...RETURN_URL_OPTIONS });
 }

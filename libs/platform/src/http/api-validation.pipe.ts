@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { hasUnstorableCharacter, UNSTORABLE_TEXT } from '@payouts/domain';
 import { ApiError } from './api-error';
+import { unstorableTextRefusal } from './unstorable-text';
 
 /**
  * Validation failures as the documented error body: the first field's code and message, `param` the
@@ -14,7 +14,7 @@ class ApiValidationPipe extends ValidationPipe {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         throw new ApiError(400, 'invalid_request', 'the request body must be a JSON object');
       }
-      const refusal = unstorableTextRefusal(value);
+      const refusal = unstorableTextRefusal(value, 'field');
       if (refusal) throw refusal;
     }
     return super.transform(value, metadata);
@@ -32,27 +32,6 @@ export function apiValidationPipe(
     stopAtFirstError: true,
     exceptionFactory: (errors: ValidationError[]) => toApiError(errors, priorityCodes),
   });
-}
-
-/** Names the top-level field holding the first unstorable text; a name that is itself unstorable is not echoed. */
-function unstorableTextRefusal(body: object): ApiError | undefined {
-  for (const [name, value] of Object.entries(body)) {
-    if (hasUnstorableCharacter(name)) {
-      return new ApiError(400, 'invalid_request', `a field name ${UNSTORABLE_TEXT}`);
-    }
-    if (holdsUnstorableText(value)) {
-      return new ApiError(400, 'invalid_request', `${name} ${UNSTORABLE_TEXT}`, name);
-    }
-  }
-  return undefined;
-}
-
-function holdsUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return hasUnstorableCharacter(value);
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(
-    ([name, inner]) => hasUnstorableCharacter(name) || holdsUnstorableText(inner),
-  );
 }
 
 function toApiError(errors: ValidationError[], priorityCodes: readonly string[]): ApiError {
