@@ -15,7 +15,10 @@ import {
   MarkAwaitingFloatHandler,
   RecordPayoutPaidHandler,
 } from './commands/payout-lifecycle.handlers';
+import { EVENT_STORE } from '@payouts/platform';
+import type { EventStore } from '@payouts/event-store';
 import { AggregateCache } from './support/aggregate-cache';
+import { GroupCommit } from './support/group-commit';
 import { LedgerLocks } from './support/ledger-locks';
 import { PayoutTransitions } from './support/payout-transitions';
 
@@ -25,6 +28,11 @@ import { PayoutTransitions } from './support/payout-transitions';
   providers: [
     LedgerLocks,
     AggregateCache,
+    {
+      provide: GroupCommit,
+      useFactory: (store: EventStore) => new GroupCommit(store),
+      inject: [EVENT_STORE],
+    },
     CreatePayoutHandler,
     CancelPayoutHandler,
     CreditFundsHandler,

@@ -19,9 +19,10 @@ import {
   PayoutFundsReserved,
   payoutStreamId,
 } from '@payouts/domain';
-import type { EventStore } from '@payouts/event-store';
+import type { EventStore, StreamAppend } from '@payouts/event-store';
 import { BALANCE_MAX_LAG_EVENTS } from '@payouts/read-models';
-import { appendWithReadModels } from '../support/append-with-read-models';
+import { appendWithReadModels, AppendWithReadModelsOptions } from '../support/append-with-read-models';
+import { GroupCommit } from '../support/group-commit';
 import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
 import { newAccessToken, newPayoutId } from '../support/identifiers';
@@ -44,6 +45,7 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly locks: LedgerLocks,
     private readonly cache: AggregateCache,
+    private readonly groups: GroupCommit,
   ) {}
 
   async execute({ input }: CreatePayoutCommand): Promise<CreatePayoutResult> {
@@ -132,35 +134,37 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
           };
 
           const withinAppend = input.withinAppend;
-          const appended = await appendWithReadModels(
-            this.store,
-            [
-              {
-                streamId: ledgerId,
-                streamType: LEDGER_STREAM_TYPE,
-                expectedVersion: expectedVersionOf(ledger.version),
-                events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
-              },
-              {
-                streamId: payoutStreamId(payoutId),
-                streamType: PAYOUT_STREAM_TYPE,
-                expectedVersion: 'no_stream',
-                events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
-              },
-              {
-                streamId: referenceId,
-                streamType: MERCHANT_REFERENCE_STREAM_TYPE,
-                expectedVersion: 'no_stream',
-                events: toNewEvents(referenceEvents, {
-                  MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
-                }),
-              },
-            ],
+          const appends: StreamAppend[] = [
             {
-              maxBalanceLagEvents: BALANCE_MAX_LAG_EVENTS,
-              ...(withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, result) } : {}),
+              streamId: ledgerId,
+              streamType: LEDGER_STREAM_TYPE,
+              expectedVersion: expectedVersionOf(ledger.version),
+              events: toNewEvents(ledgerEvents, LEDGER_EVENT_SCHEMA_VERSIONS),
             },
-          );
+            {
+              streamId: payoutStreamId(payoutId),
+              streamType: PAYOUT_STREAM_TYPE,
+              expectedVersion: 'no_stream',
+              events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
+            },
+            {
+              streamId: referenceId,
+              streamType: MERCHANT_REFERENCE_STREAM_TYPE,
+              expectedVersion: 'no_stream',
+              events: toNewEvents(referenceEvents, {
+                MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
+              }),
+            },
+          ];
+          const options: AppendWithReadModelsOptions = {
+            maxBalanceLagEvents: BALANCE_MAX_LAG_EVENTS,
+            ...(withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, result) } : {}),
+          };
+          // The optimistic first attempt commits in a group with other creates; a retry, which
+          // follows a conflict or a refusal, goes alone so that it cannot hold a group back.
+          const appended = optimistic
+            ? await this.groups.append(appends, options)
+            : await appendWithReadModels(this.store, appends, options);
 
           const ledgerVersion = appended.streams.find((s) => s.streamId === ledgerId)?.version;
           if (ledgerVersion !== undefined) {

@@ -1,11 +1,13 @@
 import { SqlQueryable } from '@payouts/database';
-import { AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
+import { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
 import { projectReadModels, ProjectionOptions } from '@payouts/read-models';
 
 export interface AppendWithReadModelsOptions extends ProjectionOptions {
   /** Runs last in the same transaction, e.g. to store the request's idempotent answer with it. */
   alsoInTransaction?: (tx: SqlQueryable) => Promise<void>;
 }
+
+export type InTransactionHook = NonNullable<AppendOptions['inTransaction']>;
 
 /**
  * Appends and updates the read models in the same transaction, so a payout is visible to Get,
@@ -17,13 +19,16 @@ export function appendWithReadModels(
   appends: StreamAppend[],
   options: AppendWithReadModelsOptions = {},
 ): Promise<AppendResult> {
-  return store.append(appends, {
-    // Both issued at once, so their statements go out together with the append's.
-    inTransaction: async (tx, events) => {
-      await Promise.all([
-        projectReadModels(tx, events, { ...options, concurrentStreams: true }),
-        options.alsoInTransaction?.(tx),
-      ]);
-    },
-  });
+  return store.append(appends, { inTransaction: readModelsHook(options) });
+}
+
+/** The in-transaction work of one command's append: its projections, then its own extra work. */
+export function readModelsHook(options: AppendWithReadModelsOptions): InTransactionHook {
+  // Both issued at once, so their statements go out together with the append's.
+  return async (tx, events) => {
+    await Promise.all([
+      projectReadModels(tx, events, { ...options, concurrentStreams: true }),
+      options.alsoInTransaction?.(tx),
+    ]);
+  };
 }
