@@ -4,3 +4,5 @@ export * from './pglite-sql-client';
 export * from './migrations';
 export * from './open-database';
 export { settledInOrder } from './issued-statements';
+export * from './grouping-queue';
+export * from './grouped-writes';

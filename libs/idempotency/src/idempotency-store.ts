@@ -1,4 +1,4 @@
-import { SqlClient, SqlQueryable } from '@payouts/database';
+import { GroupedWrites, SqlClient, SqlQueryable } from '@payouts/database';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION_DAYS } from './idempotency-key';
 
 /** A key means one thing only within its account, environment, method and path (ARCHITECTURE 3). */
@@ -121,6 +121,12 @@ interface KeyRow {
 export class IdempotencyStore {
   private readonly leaseMs: number;
   private readonly now: (() => Date) | undefined;
+  /**
+   * Claims of concurrent requests commit together (one round trip, one COMMIT). A claim is one
+   * INSERT ... ON CONFLICT, atomic alone and the same in a shared transaction, and it answers after
+   * that COMMIT, so the key is held, for every process to see, before the work starts.
+   */
+  private readonly claims: GroupedWrites;
 
   constructor(
     private readonly db: SqlClient,
@@ -132,6 +138,7 @@ export class IdempotencyStore {
     }
     this.leaseMs = leaseMs;
     this.now = options.now;
+    this.claims = new GroupedWrites(db);
   }
 
   /**
@@ -155,7 +162,7 @@ export class IdempotencyStore {
     }
     for (let round = 0; round < MAX_BEGIN_ROUNDS; round += 1) {
       const now = this.nowParam();
-      const claimed = await this.db.queryPrepared<{ resource_id: string }>(CLAIM_SQL, [
+      const claimed = await this.claims.queryPrepared<{ resource_id: string }>(CLAIM_SQL, [
         ...keyParams,
         hash,
         proposedResourceId,

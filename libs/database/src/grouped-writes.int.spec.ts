@@ -1,0 +1,75 @@
+import { TestDatabase, testBackends } from '@payouts/testing';
+import { GroupedWrites } from './grouped-writes';
+
+const INSERT = `INSERT INTO grouped_writes_test (v) VALUES ($1) RETURNING v, xid::text AS xid`;
+// Refuses to be the second write of its transaction, as the database does to one side of a
+// deadlock: alone it succeeds, in a group it aborts the group.
+const INSERT_ALONE_ONLY = `INSERT INTO grouped_writes_test (v) SELECT only_write_of_transaction($1) RETURNING v, xid::text AS xid`;
+
+describe.each(testBackends())('grouped writes on $name', (backend) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await backend.open();
+    await database.db.exec(`
+      CREATE TABLE grouped_writes_test (
+        v text PRIMARY KEY CHECK (v <> 'refused'),
+        xid xid8 NOT NULL DEFAULT pg_current_xact_id()
+      );
+      CREATE FUNCTION only_write_of_transaction(v text) RETURNS text LANGUAGE plpgsql AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM grouped_writes_test WHERE xid = pg_current_xact_id()) THEN
+          RAISE EXCEPTION 'staged deadlock' USING ERRCODE = '40P01';
+        END IF;
+        RETURN v;
+      END;
+      $$;`);
+  });
+  afterAll(() => database.drop());
+
+  const rowsOf = async (values: string[]) =>
+    (
+      await database.db.query<{ v: string }>(
+        'SELECT v FROM grouped_writes_test WHERE v = ANY($1::text[]) ORDER BY v',
+        [values],
+      )
+    ).rows.map((row) => row.v);
+
+  it('commits the writes of concurrent callers in one transaction, each answered with its own rows', async () => {
+    const writes = new GroupedWrites(database.db);
+    const values = ['a1', 'a2', 'a3', 'a4'];
+    const results = await Promise.all(
+      values.map((v) => writes.queryPrepared<{ v: string; xid: string }>(INSERT, [v])),
+    );
+    expect(results.map((result) => result.rows.map((row) => row.v))).toEqual(values.map((v) => [v]));
+    expect(new Set(results.map((result) => result.rows[0]!.xid)).size).toBe(1);
+  });
+
+  it('answers a write only once its group committed: another connection sees it at once', async () => {
+    const writes = new GroupedWrites(database.db);
+    const seen = await Promise.all(
+      ['b1', 'b2', 'b3'].map(async (v) => {
+        await writes.queryPrepared(INSERT, [v]);
+        return rowsOf([v]);
+      }),
+    );
+    expect(seen).toEqual([['b1'], ['b2'], ['b3']]);
+  });
+
+  it('runs each write alone again when the database aborted the group, so every one commits', async () => {
+    const writes = new GroupedWrites(database.db);
+    const values = ['c1', 'c2', 'c3'];
+    const results = await Promise.all(values.map((v) => writes.queryPrepared(INSERT_ALONE_ONLY, [v])));
+    expect(results.map((result) => result.rowCount)).toEqual([1, 1, 1]);
+    expect(await rowsOf(values)).toEqual(values);
+  });
+
+  it('gives any other failure to every write of the group, and commits none of them', async () => {
+    const writes = new GroupedWrites(database.db);
+    const outcomes = await Promise.allSettled(
+      ['d1', 'refused', 'd3'].map((v) => writes.queryPrepared(INSERT, [v])),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await rowsOf(['d1', 'd3'])).toEqual([]);
+  });
+});
