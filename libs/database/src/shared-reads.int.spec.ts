@@ -46,24 +46,39 @@ describe.each(testBackends())('shared reads on $name', (backend) => {
   if (backend.name === 'postgres') {
     it('opens a new connection after the server ended one', async () => {
       await Promise.all([label(5), label(6)]); // both shared connections are open
-      await db.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      const { rows: ended } = await db.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = 'payouts'
             AND state = 'idle'`,
       );
-      // A statement may land on a connection the server just closed: it fails, and the next works.
-      const deadline = Date.now() + 5_000;
-      let answered: string | undefined;
-      while (answered === undefined && Date.now() < deadline) {
-        answered = await label(7).then(
-          (result) => result.rows[0]?.label,
-          () => undefined,
+      expect(ended.length).toBeGreaterThanOrEqual(2);
+      const pids = ended.map((row) => row.pid);
+      await db.query('SELECT pg_terminate_backend(pid) FROM unnest($1::integer[]) AS pid', [pids]);
+      // pg_terminate_backend only signals: a statement sent before a backend has gone would still
+      // be answered. Wait until every one of them has exited, so each old connection is dead.
+      const exitedBy = Date.now() + 5_000;
+      while (Date.now() < exitedBy) {
+        const { rows } = await db.query<{ alive: number }>(
+          'SELECT count(*)::int AS alive FROM pg_stat_activity WHERE pid = ANY($1::integer[])',
+          [pids],
         );
+        if (rows[0]!.alive === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(answered).toBe('row 7');
-      expect((await Promise.all([label(8), label(9)])).map((r) => r.rows[0]?.label)).toEqual([
-        'row 8',
-        'row 9',
+      // A statement that lands on a connection the server ended fails; its slot then opens a new
+      // one. Once both slots are replaced, a batch spread over them all succeeds, and so does the next.
+      const deadline = Date.now() + 5_000;
+      const batch = () => Promise.allSettled([label(7), label(8), label(9), label(10)]);
+      let answers = await batch();
+      while (answers.some((answer) => answer.status === 'rejected') && Date.now() < deadline) {
+        answers = await batch();
+      }
+      expect(
+        answers.map((answer) => (answer.status === 'fulfilled' ? answer.value.rows[0]?.label : 'failed')),
+      ).toEqual(['row 7', 'row 8', 'row 9', 'row 10']);
+      expect((await Promise.all([label(11), label(12)])).map((r) => r.rows[0]?.label)).toEqual([
+        'row 11',
+        'row 12',
       ]);
     });
   }
