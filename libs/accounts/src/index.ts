@@ -4,6 +4,7 @@ export { parseTokenPrefix } from './tokens';
 export { normaliseOrigin, originOf } from './origins';
 export { AccountsRepository } from './accounts.repository';
 export { SecretBox } from './secret-box';
+export { secureRandomBytes } from './secure-random';
 export type {
   AuthenticatedCredential,
   IssuedCredential,

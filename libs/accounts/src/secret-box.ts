@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { secureRandomBytes } from './secure-random';
 
 const ALGORITHM = 'aes-256-gcm';
 const VERSION = 'v1';
@@ -22,7 +23,7 @@ export class SecretBox {
   }
 
   encrypt(plaintext: string, associatedData: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = secureRandomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.#key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

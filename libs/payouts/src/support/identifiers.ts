@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { secureRandomBytes } from '@payouts/accounts';
 
 /** 96 random bits: unguessable and collision-free at any volume we will see. */
 export function newPayoutId(): string {
-  return `po_${randomBytes(12).toString('hex')}`;
+  return `po_${secureRandomBytes(12).toString('hex')}`;
 }
 
 export interface AccessToken {
@@ -19,8 +20,8 @@ export interface AccessToken {
  * secret after it is what proves the holder got the URL from the merchant.
  */
 export function newAccessToken(prefix: 'lnk' | 'ses', payoutId: string): AccessToken {
-  const token = `${payoutId}.${randomBytes(32).toString('base64url')}`;
-  return { id: `${prefix}_${randomBytes(12).toString('hex')}`, token, tokenHash: sha256Hex(token) };
+  const token = `${payoutId}.${secureRandomBytes(32).toString('base64url')}`;
+  return { id: `${prefix}_${secureRandomBytes(12).toString('hex')}`, token, tokenHash: sha256Hex(token) };
 }
 
 /** The payout an access token names, or null when it is not shaped like one. */
