@@ -89,3 +89,69 @@ export const CONSTRAINTS = {
   streamVersion: 'events_stream_version_unique',
   streamsPrimaryKey: 'event_streams_pkey',
 } as const;
+
+/**
+ * An append of several streams as one call of `append_to_streams` (migration 0011): the streams'
+ * steps and events in one statement, so one message cycle on the server whatever the count.
+ * Streams in the order given (sorted by the encoder); events as parallel arrays, each naming its
+ * stream (1-based) and its place in that stream's append.
+ */
+export function appendStreamsStatement(appends: readonly EncodedAppend[]): {
+  sql: string;
+  params: unknown[];
+} {
+  const eventStreams: number[] = [];
+  const ordinals: number[] = [];
+  const eventIds: string[] = [];
+  const types: string[] = [];
+  const schemaVersions: number[] = [];
+  const data: string[] = [];
+  const metadata: string[] = [];
+  appends.forEach((append, index) => {
+    append.eventIds.forEach((eventId, position) => {
+      eventStreams.push(index + 1);
+      ordinals.push(position + 1);
+      eventIds.push(eventId);
+    });
+    types.push(...append.types);
+    schemaVersions.push(...append.schemaVersions);
+    data.push(...append.data);
+    metadata.push(...append.metadata);
+  });
+  return {
+    sql: APPEND_TO_STREAMS_SQL,
+    params: [
+      appends.map((append) => append.streamId),
+      appends.map((append) => append.streamType),
+      appends.map((append) => expectedCode(append.check)),
+      appends.map((append) => append.eventIds.length),
+      eventStreams,
+      ordinals,
+      eventIds,
+      types,
+      schemaVersions,
+      data,
+      metadata,
+    ],
+  };
+}
+
+const APPEND_TO_STREAMS_SQL = `SELECT appended_stream, appended_version, appended_position, appended_transaction, appended_at
+  FROM append_to_streams($1::text[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::integer[],
+    $7::uuid[], $8::text[], $9::integer[], $10::jsonb[], $11::jsonb[])`;
+
+/** What one stream's row of `append_to_streams` says: a written event, or (no version) a conflict. */
+export interface StreamsAppendedRow {
+  appended_stream: string;
+  appended_version: number | null;
+  appended_position: string | null;
+  appended_transaction: string | null;
+  appended_at: Date | string | null;
+}
+
+/** The function's encoding of an expected version: 0 must not exist, -1 any, else the version. */
+function expectedCode(check: EncodedAppend['check']): number {
+  if (check.kind === 'no_stream') return 0;
+  if (check.kind === 'any') return -1;
+  return check.version;
+}

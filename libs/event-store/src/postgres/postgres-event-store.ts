@@ -14,7 +14,14 @@ import {
   SubscribeOptions,
 } from '../event-store.port';
 import { isFeedCheckpoint } from '../feed-checkpoint';
-import { AppendedRow, appendStatement, CONSTRAINTS, STREAM_VERSION_SQL } from './append-sql';
+import {
+  AppendedRow,
+  appendStatement,
+  appendStreamsStatement,
+  CONSTRAINTS,
+  STREAM_VERSION_SQL,
+  StreamsAppendedRow,
+} from './append-sql';
 import { asStoredJson } from './event-row';
 import { PollingSubscription } from './polling-subscription';
 import { loadCheckpointRow, readFeedRows, readStreamRows } from './read-sql';
@@ -56,8 +63,11 @@ export class PostgresEventStore implements EventStore {
         events = await this.appendStream(this.statements, only);
       } else {
         events = await this.db.transaction(async (tx) => {
-          // Issued together: on a server they go out in one write (pipelined), in this order.
-          const appended = encoded.map((stream) => this.appendStream(tx, stream));
+          // Several streams in one statement; the hook's statements go out with it (pipelined).
+          const appended =
+            encoded.length > 1
+              ? [this.appendStreams(tx, encoded)]
+              : encoded.map((stream) => this.appendStream(tx, stream));
           const pending = hook ? pendingEventsOf(encoded) : undefined;
           const hooked = hook && pending ? [hook(tx, pending)] : [];
           const written = (await settledInOrder<RecordedEvent[] | void>([...appended, ...hooked]))
@@ -137,33 +147,40 @@ export class PostgresEventStore implements EventStore {
     try {
       rows = (await db.queryPrepared<AppendedRow>(sql, params)).rows;
     } catch (error) {
-      throw translateAppendError(error, append);
+      throw translateAppendError(error, [append]);
     }
     // No row: the version step matched nothing, so the INSERT had no stream row to join.
     if (rows.length === 0) throw new ConflictSignal(append);
-    const count = append.eventIds.length;
-    if (rows.length !== count)
-      throw new Error(`append to ${append.streamId} wrote ${rows.length} of ${count} events`);
-    const events = new Array<RecordedEvent>(count);
-    const lastVersion = Math.max(...rows.map((row) => Number(row.stream_version)));
-    for (const row of rows) {
-      const index = count - 1 - (lastVersion - Number(row.stream_version));
-      events[index] = {
-        eventId: append.eventIds[index] as string,
-        streamId: append.streamId,
-        streamType: append.streamType,
-        streamVersion: Number(row.stream_version),
-        type: append.types[index] as string,
-        schemaVersion: append.schemaVersions[index] as number,
-        data: asStoredJson(append.data[index] as string),
-        metadata: asStoredJson(append.metadata[index] as string) as Record<string, unknown>,
-        globalPosition: row.global_position,
-        transactionId: row.transaction_id,
-        recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
-        checkpoint: { transactionId: row.transaction_id, position: row.global_position },
-      };
+    return recordedEvents(append, rows);
+  }
+
+  /** Several streams in one call of append_to_streams; its events in stream order, as appendStream's. */
+  private async appendStreams(db: SqlQueryable, appends: readonly EncodedAppend[]): Promise<RecordedEvent[]> {
+    const { sql, params } = appendStreamsStatement(appends);
+    let rows: StreamsAppendedRow[];
+    try {
+      rows = (await db.queryPrepared<StreamsAppendedRow>(sql, params)).rows;
+    } catch (error) {
+      throw translateAppendError(error, appends);
     }
-    return events;
+    const byId = new Map(appends.map((append) => [append.streamId, append]));
+    const byStream = new Map<string, AppendedRow[]>();
+    for (const row of rows) {
+      const append = byId.get(row.appended_stream);
+      if (!append)
+        throw new Error(`append_to_streams answered for stream ${row.appended_stream}, not appended`);
+      // A row without a version: this stream's step matched nothing, and nothing was written.
+      if (row.appended_version === null) throw new ConflictSignal(append);
+      const streamRows = byStream.get(append.streamId) ?? [];
+      streamRows.push({
+        stream_version: row.appended_version,
+        global_position: row.appended_position as string,
+        transaction_id: row.appended_transaction as string,
+        recorded_at: row.appended_at as Date | string,
+      });
+      byStream.set(append.streamId, streamRows);
+    }
+    return appends.flatMap((append) => recordedEvents(append, byStream.get(append.streamId) ?? []));
   }
 
   private async currentVersion(streamId: string): Promise<number> {
@@ -177,9 +194,42 @@ function isConcurrencyAbort(error: unknown): boolean {
   return state === SqlState.deadlockDetected || state === SqlState.serializationFailure;
 }
 
-function translateAppendError(error: unknown, append: EncodedAppend): unknown {
+/** The events one stream's append wrote, from the rows the database returned for it. */
+function recordedEvents(append: EncodedAppend, rows: readonly AppendedRow[]): RecordedEvent[] {
+  const count = append.eventIds.length;
+  if (rows.length !== count)
+    throw new Error(`append to ${append.streamId} wrote ${rows.length} of ${count} events`);
+  const events = new Array<RecordedEvent>(count);
+  const lastVersion = Math.max(...rows.map((row) => Number(row.stream_version)));
+  for (const row of rows) {
+    const index = count - 1 - (lastVersion - Number(row.stream_version));
+    events[index] = {
+      eventId: append.eventIds[index] as string,
+      streamId: append.streamId,
+      streamType: append.streamType,
+      streamVersion: Number(row.stream_version),
+      type: append.types[index] as string,
+      schemaVersion: append.schemaVersions[index] as number,
+      data: asStoredJson(append.data[index] as string),
+      metadata: asStoredJson(append.metadata[index] as string) as Record<string, unknown>,
+      globalPosition: row.global_position,
+      transactionId: row.transaction_id,
+      recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+      checkpoint: { transactionId: row.transaction_id, position: row.global_position },
+    };
+  }
+  return events;
+}
+
+/**
+ * A unique violation as the event store's own error: a reused event id, or a stream whose rows
+ * another writer changed (a conflict on the stream the database names, else the first).
+ */
+function translateAppendError(error: unknown, appends: readonly EncodedAppend[]): unknown {
   if (sqlStateOf(error) !== SqlState.uniqueViolation) return error;
   const { constraint, detail } = error as { constraint?: string; detail?: string };
+  const named = /^Key \(stream_id(?:, stream_version)?\)=\((.*?)(?:, \d+)?\)/.exec(detail ?? '')?.[1];
+  const append = appends.find((candidate) => candidate.streamId === named) ?? (appends[0] as EncodedAppend);
   if (constraint === CONSTRAINTS.eventId) {
     const duplicate = /\(event_id\)=\(([0-9a-f-]+)\)/i.exec(detail ?? '')?.[1];
     return new DuplicateEventIdError(duplicate, { cause: error });

@@ -239,6 +239,54 @@ export function describeEventStoreContract(
         expectInFeedOrder(result.events);
       });
 
+      it('appends many streams of every expected-version kind at once, each numbered after its own version', async () => {
+        const ids = Array.from({ length: 30 }, (_, i) => uniqueId(`many-${String(i).padStart(2, '0')}`));
+        // Every third stream exists at version 2 beforehand.
+        await store.append(ids.filter((_, i) => i % 3 === 0).map((id) => stream(id, 'no_stream', 2)));
+        const kinds = ids.map((id, i) =>
+          i % 3 === 0
+            ? stream(id, 2, (i % 4) + 1)
+            : stream(id, i % 3 === 1 ? 'no_stream' : 'any', (i % 4) + 1),
+        );
+        const result = await store.append(kinds);
+        expect(result.streams).toEqual(
+          ids.map((id, i) => ({ streamId: id, version: (i % 3 === 0 ? 2 : 0) + (i % 4) + 1 })),
+        );
+        for (const [i, id] of ids.entries()) {
+          const read = await store.readStream(id);
+          expect(read.events.map((e) => e.streamVersion)).toEqual(
+            Array.from({ length: read.version }, (_, v) => v + 1),
+          );
+          const appended = result.events.filter((e) => e.streamId === id);
+          expect(appended.map((e) => e.eventId)).toEqual(
+            read.events.slice(-((i % 4) + 1)).map((e) => e.eventId),
+          );
+        }
+        expect(new Set(result.events.map((e) => e.transactionId)).size).toBe(1);
+        expectInFeedOrder(result.events);
+      });
+
+      it('writes nothing, no gap and no hook row, when a later stream of many conflicts', async () => {
+        const [a, b, c] = [uniqueId('gap-a'), uniqueId('gap-b'), uniqueId('gap-c')];
+        await store.append([stream(c, 'no_stream', 1)]);
+        for (const expected of ['no_stream', 5] as const) {
+          const attempt = store.append(
+            [stream(a, 'no_stream', 3), stream(b, 'any', 2), stream(c, expected, 2)],
+            {
+              inTransaction: (tx, events) => insertInline(tx, events),
+            },
+          );
+          await expect(attempt).rejects.toMatchObject({ name: 'StreamVersionConflictError', streamId: c });
+        }
+        for (const id of [a, b]) expect(await store.readStream(id)).toEqual({ version: 0, events: [] });
+        expect(await inlineRows(db, a)).toBe(0);
+        const after = await store.append([stream(a, 'no_stream', 1), stream(c, 1, 1)]);
+        expect(after.streams).toEqual([
+          { streamId: a, version: 1 },
+          { streamId: c, version: 2 },
+        ]);
+      });
+
       it('reads a stream from a version', async () => {
         const streamId = uniqueId('payout');
         await store.append([stream(streamId, 'no_stream', 5)]);
