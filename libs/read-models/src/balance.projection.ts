@@ -52,19 +52,91 @@ export class BalanceUnavailableError extends DomainError {
   }
 }
 
-// The common case in one statement: the row is exactly at the version before the batch, and the
-// batch only moves money, so its exact decimal deltas (summed with big.js) are added in numeric.
-const APPLY_DELTAS_SQL = `UPDATE payout_balances SET ledger_version = $4::integer,
-    funds_in = funds_in + $5::numeric, available = available + $6::numeric,
-    customer_payout_holds = customer_payout_holds + $7::numeric,
-    customer_payouts_settled = customer_payouts_settled + $8::numeric, updated_at = $9::timestamptz
-  WHERE account_id = $1 AND environment = $2 AND ledger_version = $3::integer
-  RETURNING ledger_version`;
+// The common case, for any number of ledgers in one statement: a row exactly at the version before
+// its batch, and a batch that only moves money, has the batch's exact decimal deltas (summed with
+// big.js) added in numeric. A row that is not at that version is left alone and not returned.
+const APPLY_DELTAS_SQL = `UPDATE payout_balances b SET ledger_version = u.to_version,
+    funds_in = b.funds_in + u.funds_in, available = b.available + u.available,
+    customer_payout_holds = b.customer_payout_holds + u.holds,
+    customer_payouts_settled = b.customer_payouts_settled + u.settled, updated_at = u.at
+  FROM (SELECT account_id, environment, from_version::integer, to_version::integer, funds_in::numeric,
+               available::numeric, holds::numeric, settled::numeric, at::timestamptz
+          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                      $8::text[], $9::text[])
+            AS d(account_id, environment, from_version, to_version, funds_in, available, holds, settled, at)) u
+  WHERE b.account_id = u.account_id AND b.environment = u.environment AND b.ledger_version = u.from_version
+  RETURNING b.account_id, b.environment`;
 
 const LOCK_BALANCE_SQL = `SELECT ${BALANCE_COLUMNS} FROM payout_balances
   WHERE account_id = $1 AND environment = $2 FOR UPDATE`;
 
+/** A ledger batch the common case can apply: contiguous, and only money movements. */
+export interface LedgerDeltas {
+  streamId: string;
+  accountId: string;
+  environment: string;
+  fromVersion: number;
+  upToVersion: number;
+  total: BalanceDeltas;
+  at: string;
+}
+
+/** The batch's summed deltas, or null when it needs the slow path (a gap, or new limits). */
+export function ledgerDeltasOf(streamId: string, batch: readonly ProjectableEvent[]): LedgerDeltas | null {
+  const owner = ledgerOwnerFromStreamId(streamId);
+  if (!owner) throw new Error(`${streamId} is not a ledger stream id`);
+  const events = batch.map((event) => toLedgerEvent(event));
+  if (!isContiguous(batch) || !events.every(isMoneyMovement)) return null;
+  return {
+    streamId,
+    accountId: owner.accountId,
+    environment: owner.environment,
+    fromVersion: batch[0]!.streamVersion,
+    upToVersion: batch[batch.length - 1]!.streamVersion,
+    total: events.reduce((sum, event) => addDeltas(sum, moneyDeltas(event)), NO_DELTAS),
+    at: events[events.length - 1]!.data.at,
+  };
+}
+
+/** The common case for many ledgers in one statement; returns the stream ids it applied. */
+export async function applyLedgerDeltas(
+  tx: SqlQueryable,
+  batches: readonly LedgerDeltas[],
+): Promise<Set<string>> {
+  const column = (pick: (batch: LedgerDeltas) => string) => batches.map(pick);
+  const applied = await tx.queryPrepared<{ account_id: string; environment: string }>(APPLY_DELTAS_SQL, [
+    column((b) => b.accountId),
+    column((b) => b.environment),
+    column((b) => String(b.fromVersion - 1)),
+    column((b) => String(b.upToVersion)),
+    column((b) => b.total.fundsIn.toFixed(2)),
+    column((b) => b.total.available.toFixed(2)),
+    column((b) => b.total.holds.toFixed(2)),
+    column((b) => b.total.settled.toFixed(2)),
+    column((b) => b.at),
+  ]);
+  const done = new Set(applied.rows.map((row) => `${row.account_id}\u0000${row.environment}`));
+  return new Set(
+    batches.filter((b) => done.has(`${b.accountId}\u0000${b.environment}`)).map((b) => b.streamId),
+  );
+}
+
 export async function projectLedgerStream(
+  tx: SqlQueryable,
+  streamId: string,
+  batch: readonly ProjectableEvent[],
+  maxLagEvents?: number,
+): Promise<void> {
+  const deltas = ledgerDeltasOf(streamId, batch);
+  if (deltas && (await applyLedgerDeltas(tx, [deltas])).has(streamId)) return;
+  await catchUpLedger(tx, streamId, batch, maxLagEvents);
+}
+
+/**
+ * The slow path: lock the row (creating it when missing) and apply every event after its version
+ * up to the batch's last, read from the stream, in order.
+ */
+export async function catchUpLedger(
   tx: SqlQueryable,
   streamId: string,
   batch: readonly ProjectableEvent[],
@@ -74,23 +146,6 @@ export async function projectLedgerStream(
   if (!owner) throw new Error(`${streamId} is not a ledger stream id`);
   const fromVersion = batch[0]!.streamVersion;
   const upToVersion = batch[batch.length - 1]!.streamVersion;
-  const events = batch.map((event) => toLedgerEvent(event));
-
-  if (isContiguous(batch) && events.every(isMoneyMovement)) {
-    const total = events.reduce((sum, event) => addDeltas(sum, moneyDeltas(event)), NO_DELTAS);
-    const applied = await tx.queryPrepared(APPLY_DELTAS_SQL, [
-      owner.accountId,
-      owner.environment,
-      fromVersion - 1,
-      upToVersion,
-      total.fundsIn.toFixed(2),
-      total.available.toFixed(2),
-      total.holds.toFixed(2),
-      total.settled.toFixed(2),
-      events[events.length - 1]!.data.at,
-    ]);
-    if (applied.rows.length === 1) return;
-  }
 
   // Create the row at version 0 when it is missing (a no-op when it exists), then lock it: the
   // inline projection and the projector may reach a new ledger at the same moment.
@@ -170,7 +225,7 @@ type MoneyMovement = Exclude<LedgerEvent, { type: 'LedgerLimitsSet' }>;
 const isMoneyMovement = (event: LedgerEvent): event is MoneyMovement => event.type !== 'LedgerLimitsSet';
 
 /** How one ledger event moves the balance's running totals: the one definition both paths use. */
-interface BalanceDeltas {
+export interface BalanceDeltas {
   fundsIn: Big;
   available: Big;
   holds: Big;

@@ -42,10 +42,38 @@ export async function projectPayoutStream(
       data: row.data,
     }));
   }
+  const state = foldPayout(events);
+  if (state.status === 'none') return;
+  await upsertPayoutRows(tx, [{ payout: state, version: upToVersion }]);
+}
+
+/**
+ * Batches that each hold a payout's stream from its first event (new payouts: every Create in a
+ * group commit), folded without a read and written in one statement. Returns the stream ids it
+ * did not take, for projectPayoutStream.
+ */
+export async function projectNewPayouts(
+  tx: SqlQueryable,
+  batches: ReadonlyMap<string, readonly ProjectableEvent[]>,
+): Promise<string[]> {
+  const rows: PayoutRow[] = [];
+  const rest: string[] = [];
+  for (const [streamId, batch] of batches) {
+    if (batch[0]!.streamVersion !== 1 || !isContiguous(batch)) {
+      rest.push(streamId);
+      continue;
+    }
+    const payout = foldPayout(batch);
+    if (payout.status !== 'none') rows.push({ payout, version: batch[batch.length - 1]!.streamVersion });
+  }
+  if (rows.length > 0) await upsertPayoutRows(tx, rows);
+  return rest;
+}
+
+function foldPayout(events: readonly { type: string; schemaVersion: number; data: unknown }[]): PayoutState {
   let state: PayoutState = initialPayoutState();
   for (const event of events) state = evolvePayout(state, toPayoutEvent(event));
-  if (state.status === 'none') return;
-  await upsertPayoutRow(tx, state, upToVersion);
+  return state;
 }
 
 function toPayoutEvent(event: { type: string; schemaVersion: number; data: unknown }): PayoutEvent {
@@ -59,47 +87,66 @@ function toPayoutEvent(event: { type: string; schemaVersion: number; data: unkno
   return { type: event.type, data: event.data } as PayoutEvent;
 }
 
-async function upsertPayoutRow(
-  tx: SqlQueryable,
-  payout: Exclude<PayoutState, { status: 'none' }>,
-  version: number,
-) {
-  await tx.queryPrepared(
-    `INSERT INTO payout_list (
-       payout_id, account_id, environment, stream_version, status, status_version, amount, fee, total_reserved,
-       currency, funds_released, merchant_reference, customer_id, delivery, source, case_reference,
-       selected_method, safe_reason, receipt_reference, created_at, accepted_at, payout_expires_at, updated_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)
-     ON CONFLICT (payout_id) DO UPDATE SET
-       stream_version = EXCLUDED.stream_version, status = EXCLUDED.status, status_version = EXCLUDED.status_version,
-       funds_released = EXCLUDED.funds_released, selected_method = EXCLUDED.selected_method,
-       safe_reason = EXCLUDED.safe_reason, receipt_reference = EXCLUDED.receipt_reference,
-       accepted_at = EXCLUDED.accepted_at, updated_at = EXCLUDED.updated_at
-     WHERE payout_list.stream_version < EXCLUDED.stream_version`,
-    [
-      payout.payoutId,
-      payout.accountId,
-      payout.environment,
-      version,
-      payout.status,
-      payout.statusVersion,
-      payout.amount,
-      payout.fee,
-      payout.totalReserved,
-      payout.currency,
-      payout.fundsReleased,
-      payout.merchantReference,
-      payout.customerId,
-      payout.delivery,
-      payout.source,
-      payout.caseReference,
-      payout.selectedMethod,
-      payout.safeReason,
-      payout.receiptReference,
-      payout.createdAt,
-      payout.acceptedAt,
-      payout.payoutExpiresAt,
-      payout.updatedAt,
-    ],
-  );
+interface PayoutRow {
+  payout: Exclude<PayoutState, { status: 'none' }>;
+  version: number;
+}
+
+// Any number of rows in one statement: parallel text arrays (both drivers serialise those alike),
+// cast to the columns' types. A row is replaced only by a newer stream version.
+const UPSERT_PAYOUT_ROWS_SQL = `INSERT INTO payout_list (
+    payout_id, account_id, environment, stream_version, status, status_version, amount, fee, total_reserved,
+    currency, funds_released, merchant_reference, customer_id, delivery, source, case_reference,
+    selected_method, safe_reason, receipt_reference, created_at, accepted_at, payout_expires_at, updated_at)
+  SELECT r.payout_id, r.account_id, r.environment, r.stream_version::integer, r.status, r.status_version::integer,
+         r.amount::numeric, r.fee::numeric, r.total_reserved::numeric, r.currency, r.funds_released::boolean,
+         r.merchant_reference, r.customer_id, r.delivery, r.source, r.case_reference, r.selected_method,
+         r.safe_reason, r.receipt_reference, r.created_at::timestamptz, r.accepted_at::timestamptz,
+         r.payout_expires_at::timestamptz, r.updated_at::timestamptz
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
+                $23::text[])
+      AS r(payout_id, account_id, environment, stream_version, status, status_version, amount, fee,
+           total_reserved, currency, funds_released, merchant_reference, customer_id, delivery, source,
+           case_reference, selected_method, safe_reason, receipt_reference, created_at, accepted_at,
+           payout_expires_at, updated_at)
+  ON CONFLICT (payout_id) DO UPDATE SET
+    stream_version = EXCLUDED.stream_version, status = EXCLUDED.status, status_version = EXCLUDED.status_version,
+    funds_released = EXCLUDED.funds_released, selected_method = EXCLUDED.selected_method,
+    safe_reason = EXCLUDED.safe_reason, receipt_reference = EXCLUDED.receipt_reference,
+    accepted_at = EXCLUDED.accepted_at, updated_at = EXCLUDED.updated_at
+  WHERE payout_list.stream_version < EXCLUDED.stream_version`;
+
+async function upsertPayoutRows(tx: SqlQueryable, rows: readonly PayoutRow[]): Promise<void> {
+  const column = (pick: (row: PayoutRow) => string | number | boolean | null) =>
+    rows.map((row) => {
+      const value = pick(row);
+      return value === null ? null : String(value);
+    });
+  await tx.queryPrepared(UPSERT_PAYOUT_ROWS_SQL, [
+    column((r) => r.payout.payoutId),
+    column((r) => r.payout.accountId),
+    column((r) => r.payout.environment),
+    column((r) => r.version),
+    column((r) => r.payout.status),
+    column((r) => r.payout.statusVersion),
+    column((r) => r.payout.amount),
+    column((r) => r.payout.fee),
+    column((r) => r.payout.totalReserved),
+    column((r) => r.payout.currency),
+    column((r) => r.payout.fundsReleased),
+    column((r) => r.payout.merchantReference),
+    column((r) => r.payout.customerId),
+    column((r) => r.payout.delivery),
+    column((r) => r.payout.source),
+    column((r) => r.payout.caseReference),
+    column((r) => r.payout.selectedMethod),
+    column((r) => r.payout.safeReason),
+    column((r) => r.payout.receiptReference),
+    column((r) => r.payout.createdAt),
+    column((r) => r.payout.acceptedAt),
+    column((r) => r.payout.payoutExpiresAt),
+    column((r) => r.payout.updatedAt),
+  ]);
 }

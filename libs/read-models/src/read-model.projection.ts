@@ -1,7 +1,13 @@
 import { SqlQueryable } from '@payouts/database';
 import { LEDGER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
-import { projectLedgerStream } from './balance.projection';
-import { projectPayoutStream } from './payout-list.projection';
+import {
+  applyLedgerDeltas,
+  catchUpLedger,
+  LedgerDeltas,
+  ledgerDeltasOf,
+  projectLedgerStream,
+} from './balance.projection';
+import { projectNewPayouts, projectPayoutStream } from './payout-list.projection';
 import { ProjectableEvent } from './projectable-event';
 
 export interface ProjectionOptions {
@@ -12,11 +18,12 @@ export interface ProjectionOptions {
    */
   maxBalanceLagEvents?: number;
   /**
-   * For a command's own append: issue every stream's statements without waiting for the one
-   * before, so on a server they travel with the append's (pipelined). They are still issued in
-   * stream order; only a stream that needs its slow path then reads and locks out of that order,
-   * which can deadlock with the projector, and the event store hands a deadlock back as a conflict
-   * that the command retries. The projector, which has no retry of that kind, keeps them in order.
+   * For a command's own append (alone or in a group commit): project every stream at once, so on
+   * a server the statements travel with the append's (pipelined), and the common cases of many
+   * streams (new payouts, ledgers that only moved money) are one statement each. Rows are then
+   * locked in no set order, which can deadlock with the projector; the event store hands a
+   * deadlock back as a conflict that the command retries. The projector, which has no retry of
+   * that kind, keeps stream order, one stream at a time.
    */
   concurrentStreams?: boolean;
 }
@@ -52,10 +59,44 @@ export async function projectReadModels(
     return Promise.resolve();
   };
   if (options.concurrentStreams) {
-    await Promise.all(streamIds.map(projectStream));
+    const payouts = new Map<string, ProjectableEvent[]>();
+    const ledgers = new Map<string, ProjectableEvent[]>();
+    for (const streamId of streamIds) {
+      const streamEvents = [...byStream.get(streamId)!.values()].sort(
+        (a, b) => a.streamVersion - b.streamVersion,
+      );
+      const type = streamEvents[0]!.streamType;
+      if (type === PAYOUT_STREAM_TYPE) payouts.set(streamId, streamEvents);
+      else if (type === LEDGER_STREAM_TYPE) ledgers.set(streamId, streamEvents);
+    }
+    await Promise.all([
+      projectNewPayouts(tx, payouts).then((rest) =>
+        Promise.all(rest.map((streamId) => projectPayoutStream(tx, streamId, payouts.get(streamId)!))),
+      ),
+      projectLedgers(tx, ledgers, options.maxBalanceLagEvents),
+    ]);
     return;
   }
   for (const streamId of streamIds) await projectStream(streamId);
+}
+
+/** Ledgers that only moved money in one statement; the rest (and any row not where expected) one by one. */
+async function projectLedgers(
+  tx: SqlQueryable,
+  ledgers: ReadonlyMap<string, readonly ProjectableEvent[]>,
+  maxLagEvents: number | undefined,
+): Promise<void> {
+  const common: LedgerDeltas[] = [];
+  for (const [streamId, batch] of ledgers) {
+    const deltas = ledgerDeltasOf(streamId, batch);
+    if (deltas) common.push(deltas);
+  }
+  const applied = common.length > 0 ? await applyLedgerDeltas(tx, common) : new Set<string>();
+  await Promise.all(
+    [...ledgers]
+      .filter(([streamId]) => !applied.has(streamId))
+      .map(([streamId, batch]) => catchUpLedger(tx, streamId, batch, maxLagEvents)),
+  );
 }
 
 /** Names of the read-model tables, in the order a rebuild truncates them. */

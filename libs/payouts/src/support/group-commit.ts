@@ -7,7 +7,12 @@ import {
   StreamAppend,
   StreamVersionConflictError,
 } from '@payouts/event-store';
-import { appendWithReadModels, AppendWithReadModelsOptions, readModelsHook } from './append-with-read-models';
+import {
+  appendWithReadModels,
+  AppendWithReadModelsOptions,
+  InTransactionHook,
+  readModelsHook,
+} from './append-with-read-models';
 
 export const GROUP_COMMIT_LIMITS: GroupingLimits = Object.freeze({
   // Weighed in streams: one group is one append, within the event store's bound.
@@ -78,27 +83,45 @@ export class GroupCommit {
 
   /** Every member's streams in one append, each member's own in-transaction work beside them. */
   private async appendTogether(group: Member[]): Promise<AppendResult[]> {
-    const hooks = group.map((member) => ({
-      streams: new Set(member.appends.map((append) => append.streamId)),
-      hook: readModelsHook(member.options),
-    }));
     const result = await this.store.append(
       group.flatMap((member) => member.appends),
-      {
-        inTransaction: async (tx, events) => {
-          await Promise.all(
-            hooks.map(({ streams, hook }) =>
-              hook(
-                tx,
-                events.filter((event) => streams.has(event.streamId)),
-              ),
-            ),
-          );
-        },
-      },
+      { inTransaction: groupHook(group) },
     );
     return group.map((member) => resultFor(member.appends, result));
   }
+}
+
+/**
+ * The group's in-transaction work. Members that project alike (the same balance-lag bound, as
+ * every Create's) have the group's events projected together, so each read model's common case is
+ * one statement for the group; each member's own work runs beside it.
+ */
+function groupHook(group: readonly Member[]): InTransactionHook {
+  const bounds = new Set(group.map((member) => member.options.maxBalanceLagEvents));
+  if (bounds.size === 1) {
+    const [maxBalanceLagEvents] = bounds;
+    const projection: AppendWithReadModelsOptions = {
+      ...(maxBalanceLagEvents === undefined ? {} : { maxBalanceLagEvents }),
+      alsoInTransaction: async (tx) => {
+        await Promise.all(group.map((member) => member.options.alsoInTransaction?.(tx)));
+      },
+    };
+    return readModelsHook(projection);
+  }
+  const hooks = group.map((member) => ({
+    streams: new Set(member.appends.map((append) => append.streamId)),
+    hook: readModelsHook(member.options),
+  }));
+  return async (tx, events) => {
+    await Promise.all(
+      hooks.map(({ streams, hook }) =>
+        hook(
+          tx,
+          events.filter((event) => streams.has(event.streamId)),
+        ),
+      ),
+    );
+  };
 }
 
 /** A failure raised before COMMIT that rolled the whole transaction back and may concern one member. */
