@@ -63,12 +63,14 @@ export class PostgresEventStore implements EventStore {
         events = await this.appendStream(this.statements, only);
       } else {
         events = await this.db.transaction(async (tx) => {
+          const pending = hook ? pendingEventsOf(encoded) : undefined;
+          // The hook's events, already parsed, are the written events' data too.
+          const parsed = pending && new Map(pending.map((event) => [event.eventId, event]));
           // Several streams in one statement; the hook's statements go out with it (pipelined).
           const appended =
             encoded.length > 1
-              ? [this.appendStreams(tx, encoded)]
-              : encoded.map((stream) => this.appendStream(tx, stream));
-          const pending = hook ? pendingEventsOf(encoded) : undefined;
+              ? [this.appendStreams(tx, encoded, parsed)]
+              : encoded.map((stream) => this.appendStream(tx, stream, parsed));
           const hooked = hook && pending ? [hook(tx, pending)] : [];
           const written = (await settledInOrder<RecordedEvent[] | void>([...appended, ...hooked]))
             .slice(0, appended.length)
@@ -141,7 +143,11 @@ export class PostgresEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
   }
 
-  private async appendStream(db: SqlQueryable, append: EncodedAppend): Promise<RecordedEvent[]> {
+  private async appendStream(
+    db: SqlQueryable,
+    append: EncodedAppend,
+    parsed?: ParsedEvents,
+  ): Promise<RecordedEvent[]> {
     const { sql, params } = appendStatement(append);
     let rows: AppendedRow[];
     try {
@@ -151,11 +157,15 @@ export class PostgresEventStore implements EventStore {
     }
     // No row: the version step matched nothing, so the INSERT had no stream row to join.
     if (rows.length === 0) throw new ConflictSignal(append);
-    return recordedEvents(append, rows);
+    return recordedEvents(append, rows, parsed);
   }
 
   /** Several streams in one call of append_to_streams; its events in stream order, as appendStream's. */
-  private async appendStreams(db: SqlQueryable, appends: readonly EncodedAppend[]): Promise<RecordedEvent[]> {
+  private async appendStreams(
+    db: SqlQueryable,
+    appends: readonly EncodedAppend[],
+    parsed?: ParsedEvents,
+  ): Promise<RecordedEvent[]> {
     const { sql, params } = appendStreamsStatement(appends);
     let rows: StreamsAppendedRow[];
     try {
@@ -180,7 +190,7 @@ export class PostgresEventStore implements EventStore {
       });
       byStream.set(append.streamId, streamRows);
     }
-    return appends.flatMap((append) => recordedEvents(append, byStream.get(append.streamId) ?? []));
+    return appends.flatMap((append) => recordedEvents(append, byStream.get(append.streamId) ?? [], parsed));
   }
 
   private async currentVersion(streamId: string): Promise<number> {
@@ -195,7 +205,14 @@ function isConcurrencyAbort(error: unknown): boolean {
 }
 
 /** The events one stream's append wrote, from the rows the database returned for it. */
-function recordedEvents(append: EncodedAppend, rows: readonly AppendedRow[]): RecordedEvent[] {
+/** Events whose stored JSON was already parsed, by event id. */
+type ParsedEvents = ReadonlyMap<string, Pick<PendingEvent, 'data' | 'metadata'>>;
+
+function recordedEvents(
+  append: EncodedAppend,
+  rows: readonly AppendedRow[],
+  parsed?: ParsedEvents,
+): RecordedEvent[] {
   const count = append.eventIds.length;
   if (rows.length !== count)
     throw new Error(`append to ${append.streamId} wrote ${rows.length} of ${count} events`);
@@ -203,15 +220,19 @@ function recordedEvents(append: EncodedAppend, rows: readonly AppendedRow[]): Re
   const lastVersion = Math.max(...rows.map((row) => Number(row.stream_version)));
   for (const row of rows) {
     const index = count - 1 - (lastVersion - Number(row.stream_version));
+    const eventId = append.eventIds[index] as string;
+    const known = parsed?.get(eventId);
     events[index] = {
-      eventId: append.eventIds[index] as string,
+      eventId,
       streamId: append.streamId,
       streamType: append.streamType,
       streamVersion: Number(row.stream_version),
       type: append.types[index] as string,
       schemaVersion: append.schemaVersions[index] as number,
-      data: asStoredJson(append.data[index] as string),
-      metadata: asStoredJson(append.metadata[index] as string) as Record<string, unknown>,
+      data: known ? known.data : asStoredJson(append.data[index] as string),
+      metadata: known
+        ? known.metadata
+        : (asStoredJson(append.metadata[index] as string) as Record<string, unknown>),
       globalPosition: row.global_position,
       transactionId: row.transaction_id,
       recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
