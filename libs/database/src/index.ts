@@ -6,3 +6,4 @@ export * from './open-database';
 export { settledInOrder } from './issued-statements';
 export * from './grouping-queue';
 export * from './grouped-writes';
+export * from './row-statements';

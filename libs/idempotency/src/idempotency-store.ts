@@ -1,4 +1,4 @@
-import { GroupedWrites, SqlClient, SqlQueryable } from '@payouts/database';
+import { GroupedWrites, RowStatement, SqlClient, SqlQueryable, writeRow } from '@payouts/database';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION_DAYS } from './idempotency-key';
 
 /** A key means one thing only within its account, environment, method and path (ARCHITECTURE 3). */
@@ -82,11 +82,28 @@ const TAKE_OVER_SQL = `UPDATE idempotency_keys
   RETURNING resource_id`;
 
 // The first answer stored for a key is the answer for good: a later complete changes nothing.
-const COMPLETE_SQL = `UPDATE idempotency_keys
-  SET state = 'completed', response_status = $6::integer, response_body = $7::text::jsonb,
-    locked_until = NULL, completed_at = coalesce($8::timestamptz, now())
-  WHERE ${WHERE_KEY} AND state = 'in_flight'
-  RETURNING resource_id`;
+// Written for many rows (writeRow): a group commit's members store their answers in one statement.
+const COMPLETE_ROWS: RowStatement = {
+  sql: `UPDATE idempotency_keys k
+  SET state = 'completed', response_status = a.status::integer, response_body = a.body::jsonb,
+    locked_until = NULL, completed_at = coalesce(a.at::timestamptz, now())
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+    AS a(account_id, environment, method, path, idempotency_key, status, body, at)
+  WHERE k.account_id = a.account_id AND k.environment = a.environment AND k.method = a.method
+    AND k.path = a.path AND k.idempotency_key = a.idempotency_key AND k.state = 'in_flight'
+  RETURNING k.account_id, k.environment, k.method, k.path, k.idempotency_key`,
+  answers: {
+    rowKey: (row) =>
+      JSON.stringify([
+        row['account_id'],
+        row['environment'],
+        row['method'],
+        row['path'],
+        row['idempotency_key'],
+      ]),
+    paramsKey: (params) => JSON.stringify(params.slice(0, 5)),
+  },
+};
 
 const RELEASE_SQL = `UPDATE idempotency_keys SET locked_until = NULL
   WHERE ${WHERE_KEY} AND state = 'in_flight'
@@ -236,13 +253,13 @@ export class IdempotencyStore {
     if (!Number.isInteger(status) || status < 100 || status > 599) {
       throw new RangeError(`status must be an HTTP status (100-599), not ${String(status)}`);
     }
-    const updated = await db.queryPrepared<{ resource_id: string }>(COMPLETE_SQL, [
+    const updated = await writeRow(db, COMPLETE_ROWS, [
       ...keyParams,
       status,
       storableBody(body),
       this.nowParam(),
     ]);
-    if (updated.rows.length === 0) await this.requireExisting(db, keyParams, 'complete');
+    if (updated.length === 0) await this.requireExisting(db, keyParams, 'complete');
   }
 
   /**

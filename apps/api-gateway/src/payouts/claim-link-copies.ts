@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { SecretBox } from '@payouts/accounts';
-import type { SqlClient, SqlQueryable } from '@payouts/database';
+import { writeRow } from '@payouts/database';
+import type { RowStatement, SqlClient, SqlQueryable } from '@payouts/database';
 
-const KEEP_SQL = `INSERT INTO claim_link_copies (payout_id, token_ciphertext, kept_at) VALUES ($1, $2, now())
-  ON CONFLICT (payout_id) DO UPDATE SET token_ciphertext = EXCLUDED.token_ciphertext, kept_at = EXCLUDED.kept_at`;
+// Written for many rows (writeRow): a group commit's link payouts keep their copies in one statement.
+const KEEP_ROWS: RowStatement = {
+  sql: `INSERT INTO claim_link_copies (payout_id, token_ciphertext, kept_at)
+  SELECT c.payout_id, c.token_ciphertext, now() FROM unnest($1::text[], $2::text[]) AS c(payout_id, token_ciphertext)
+  ON CONFLICT (payout_id) DO UPDATE SET token_ciphertext = EXCLUDED.token_ciphertext, kept_at = EXCLUDED.kept_at`,
+};
 
 const LOAD_SQL = 'SELECT token_ciphertext FROM claim_link_copies WHERE payout_id = $1';
 
@@ -24,7 +29,7 @@ export class ClaimLinkCopies {
 
   /** Inside the transaction that issues the link, so the link and its copy commit together. */
   async keepWithin(tx: SqlQueryable, payoutId: string, token: string): Promise<void> {
-    await tx.queryPrepared(KEEP_SQL, [payoutId, this.#box.encrypt(token, associatedData(payoutId))]);
+    await writeRow(tx, KEEP_ROWS, [payoutId, this.#box.encrypt(token, associatedData(payoutId))]);
   }
 
   /** The current link's token, or null when no copy of that very link is kept. */

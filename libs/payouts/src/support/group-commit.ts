@@ -1,4 +1,4 @@
-import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from '@payouts/database';
+import { batchingRows, GroupingLimits, GroupingQueue, GroupMember, settleGroup } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import {
   AppendResult,
@@ -102,8 +102,10 @@ function groupHook(group: readonly Member[]): InTransactionHook {
     const [maxBalanceLagEvents] = bounds;
     const projection: AppendWithReadModelsOptions = {
       ...(maxBalanceLagEvents === undefined ? {} : { maxBalanceLagEvents }),
+      // The members' own rows (a create's stored answer, its link's copy) one statement each.
       alsoInTransaction: async (tx) => {
-        await Promise.all(group.map((member) => member.options.alsoInTransaction?.(tx)));
+        const batched = batchingRows(tx);
+        await Promise.all(group.map((member) => member.options.alsoInTransaction?.(batched)));
       },
     };
     return readModelsHook(projection);

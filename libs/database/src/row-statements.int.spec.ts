@@ -1,0 +1,83 @@
+import { TestDatabase, testBackends } from '@payouts/testing';
+import { batchingRows, RowStatement, writeRow } from './row-statements';
+import type { SqlQueryable } from './sql-client';
+
+const UPSERT: RowStatement = {
+  sql: `INSERT INTO row_statements_test (k, n, note)
+    SELECT r.k, r.n::integer, r.note FROM unnest($1::text[], $2::text[], $3::text[]) AS r(k, n, note)
+    ON CONFLICT (k) DO UPDATE SET n = row_statements_test.n + EXCLUDED.n
+    RETURNING k, n, note`,
+  answers: { rowKey: (row) => String(row['k']), paramsKey: (params) => String(params[0]) },
+};
+
+const INSERT_SILENTLY: RowStatement = {
+  sql: `INSERT INTO row_statements_test (k, n, note)
+    SELECT r.k, r.n::integer, NULL FROM unnest($1::text[], $2::text[]) AS r(k, n)`,
+};
+
+describe.each(testBackends())('row statements on $name', (backend) => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await backend.open();
+    await database.db.exec(`CREATE TABLE row_statements_test (
+      k text PRIMARY KEY, n integer NOT NULL CHECK (n >= 0), note text)`);
+  });
+  afterAll(() => database.drop());
+
+  /** The transaction's queryable, counting the statements sent through it. */
+  const counting = (tx: SqlQueryable) => {
+    const sent: string[] = [];
+    const queryable: SqlQueryable = {
+      query: (sql, params) => (sent.push(sql), tx.query(sql, params)),
+      queryPrepared: (sql, params) => (sent.push(sql), tx.queryPrepared(sql, params)),
+    };
+    return { queryable, sent };
+  };
+
+  it('writes a row alone as one statement, with nulls, and answers the rows it returned', async () => {
+    const rows = await writeRow<{ k: string; n: number; note: string | null }>(database.db, UPSERT, [
+      'alone',
+      4,
+      null,
+    ]);
+    expect(rows).toEqual([{ k: 'alone', n: 4, note: null }]);
+    expect(await writeRow(database.db, INSERT_SILENTLY, ['alone-silent', 1])).toEqual([]);
+  });
+
+  it('sends the rows written in one turn through a batching transaction as one statement, each answered its own', async () => {
+    const answers = await database.db.transaction(async (tx) => {
+      const { queryable, sent } = counting(tx);
+      const batched = batchingRows(queryable);
+      const written = await Promise.all(
+        ['b1', 'b2', 'b3', 'b4'].map(async (k, i) => {
+          await Promise.resolve(); // writers reach it a few promise jobs apart, as a group's members do
+          return writeRow<{ k: string; n: number; note: string }>(batched, UPSERT, [k, i, `note ${k}`]);
+        }),
+      );
+      await Promise.all(['s1', 's2'].map((k) => writeRow(batched, INSERT_SILENTLY, [k, 7])));
+      return { written, sent };
+    });
+    expect(answers.sent).toHaveLength(2);
+    expect(answers.written).toEqual(['b1', 'b2', 'b3', 'b4'].map((k, i) => [{ k, n: i, note: `note ${k}` }]));
+    const { rows } = await database.db.query<{ k: string }>(
+      "SELECT k FROM row_statements_test WHERE k LIKE 'b%' OR k LIKE 's%' ORDER BY k",
+    );
+    expect(rows.map((row) => row.k)).toEqual(['b1', 'b2', 'b3', 'b4', 's1', 's2']);
+  });
+
+  it('fails every writer of a batch whose statement failed, and the transaction writes nothing', async () => {
+    const outcome = database.db.transaction(async (tx) => {
+      const batched = batchingRows(tx);
+      const results = await Promise.allSettled([
+        writeRow(batched, UPSERT, ['f1', 1, null]),
+        writeRow(batched, UPSERT, ['f2', -1, null]), // the CHECK refuses this row
+      ]);
+      expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+      throw (results[1] as PromiseRejectedResult).reason;
+    });
+    await expect(outcome).rejects.toThrow(/check constraint/);
+    const { rows } = await database.db.query("SELECT k FROM row_statements_test WHERE k LIKE 'f%'");
+    expect(rows).toEqual([]);
+  });
+});
