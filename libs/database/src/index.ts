@@ -3,7 +3,7 @@ export * from './postgres-sql-client';
 export * from './pglite-sql-client';
 export * from './migrations';
 export * from './open-database';
-export { settledInOrder } from './issued-statements';
+export { settledInOrder, TransactionEndedError } from './issued-statements';
 export * from './grouping-queue';
 export * from './grouped-writes';
 export * from './row-statements';

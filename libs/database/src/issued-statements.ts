@@ -7,6 +7,7 @@ import type { SqlQueryable } from './sql-client';
  */
 export class IssuedStatements {
   private readonly statements: Promise<unknown>[] = [];
+  private ended = false;
 
   track<T>(statement: Promise<T>): Promise<T> {
     // Checked in allSucceeded or settled; the work may never await it itself.
@@ -15,13 +16,26 @@ export class IssuedStatements {
     return statement;
   }
 
-  /** The same queryable, with every statement it runs tracked here. */
+  /**
+   * The same queryable, with every statement it runs tracked here, and refused once the
+   * transaction has ended: work still running after its transaction failed (a branch that had not
+   * reached its next statement yet) must not run that statement on the connection outside it,
+   * where it would commit on its own or inside whoever uses the connection next.
+   */
   tracking(queryable: SqlQueryable): SqlQueryable {
+    const refuseAfterEnd = <T>(send: () => Promise<T>): Promise<T> =>
+      this.ended ? Promise.reject(new TransactionEndedError()) : this.track(send());
     return {
-      query: <Row>(sql: string, params?: readonly unknown[]) => this.track(queryable.query<Row>(sql, params)),
+      query: <Row>(sql: string, params?: readonly unknown[]) =>
+        refuseAfterEnd(() => queryable.query<Row>(sql, params)),
       queryPrepared: <Row>(sql: string, params?: readonly unknown[]) =>
-        this.track(queryable.queryPrepared<Row>(sql, params)),
+        refuseAfterEnd(() => queryable.queryPrepared<Row>(sql, params)),
     };
+  }
+
+  /** From now on the tracked queryable refuses every statement: COMMIT or ROLLBACK was sent. */
+  end(): void {
+    this.ended = true;
   }
 
   /** Resolves once every statement succeeded; otherwise throws the first failure in issue order. */
@@ -44,4 +58,12 @@ export async function settledInOrder<T>(promises: readonly Promise<T>[]): Promis
   const settled = await Promise.allSettled(promises);
   for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
+}
+
+/** A statement issued through a transaction that had already committed or rolled back. */
+export class TransactionEndedError extends Error {
+  constructor() {
+    super('statement refused: its transaction has already ended');
+    this.name = 'TransactionEndedError';
+  }
 }

@@ -45,8 +45,10 @@ export class PgliteSqlClient implements SqlClient {
         const value = await work(tx);
         // A failed statement the work did not await must not be committed as a silent ROLLBACK.
         await issued.allSucceeded();
+        issued.end();
         return value;
       } catch (error) {
+        issued.end();
         await issued.settled();
         throw error;
       }

@@ -97,10 +97,12 @@ export class PostgresSqlClient implements SqlClient {
       void issued.track(send({ text: 'BEGIN' }));
       const value = await work(tx);
       await issued.allSucceeded();
+      issued.end();
       const committed = await client.query('COMMIT');
       if (committed.command !== 'COMMIT') throw new Error(`COMMIT answered ${committed.command}`);
       return value;
     } catch (error) {
+      issued.end();
       await issued.settled();
       try {
         await client.query('ROLLBACK');

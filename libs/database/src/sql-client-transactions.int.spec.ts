@@ -1,4 +1,5 @@
 import { testBackends } from '@payouts/testing';
+import { TransactionEndedError } from './issued-statements';
 import { SqlClient, SqlQueryable } from './sql-client';
 
 // Work may issue several statements before awaiting any: on a server they are pipelined (written
@@ -55,6 +56,35 @@ describe.each(testBackends())('transactions on $name', (backend) => {
     expect(await count()).toBe(0);
     // The connection went back to the pool clean: the next transaction on it commits.
     await db.transaction((tx) => tx.query('INSERT INTO tx_rows (n) VALUES (7)'));
+    expect(await count()).toBe(1);
+  });
+
+  it('refuses a statement issued after the transaction ended: a branch still running writes nothing outside it', async () => {
+    const refused = new Error('one branch failed');
+    let straggler: Promise<unknown> | undefined;
+    await expect(
+      db.transaction(async (tx) => {
+        const slowBranch = (async () => {
+          await tx.query('SELECT pg_sleep(0.05)');
+          // Reached only after the other branch failed the work and the transaction rolled back.
+          straggler = tx.query('INSERT INTO tx_rows (n) VALUES (1)');
+          await straggler;
+        })();
+        await Promise.all([slowBranch, Promise.reject(refused)]);
+      }),
+    ).rejects.toBe(refused);
+    for (let i = 0; i < 50 && !straggler; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(straggler).rejects.toBeInstanceOf(TransactionEndedError);
+    expect(await count()).toBe(0);
+
+    let afterCommit!: SqlQueryable;
+    await db.transaction(async (tx) => {
+      afterCommit = tx;
+      await tx.query('INSERT INTO tx_rows (n) VALUES (2)');
+    });
+    await expect(afterCommit.query('INSERT INTO tx_rows (n) VALUES (3)')).rejects.toBeInstanceOf(
+      TransactionEndedError,
+    );
     expect(await count()).toBe(1);
   });
 });

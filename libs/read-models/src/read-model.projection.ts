@@ -1,4 +1,4 @@
-import { SqlQueryable } from '@payouts/database';
+import { settledInOrder, SqlQueryable } from '@payouts/database';
 import { LEDGER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
 import {
   applyLedgerDeltas,
@@ -69,9 +69,10 @@ export async function projectReadModels(
       if (type === PAYOUT_STREAM_TYPE) payouts.set(streamId, streamEvents);
       else if (type === LEDGER_STREAM_TYPE) ledgers.set(streamId, streamEvents);
     }
-    await Promise.all([
+    // Every branch runs to its end before this returns or throws: none issues statements late.
+    await settledInOrder<unknown>([
       projectNewPayouts(tx, payouts).then((rest) =>
-        Promise.all(rest.map((streamId) => projectPayoutStream(tx, streamId, payouts.get(streamId)!))),
+        settledInOrder(rest.map((streamId) => projectPayoutStream(tx, streamId, payouts.get(streamId)!))),
       ),
       projectLedgers(tx, ledgers, options.maxBalanceLagEvents),
     ]);
@@ -92,7 +93,7 @@ async function projectLedgers(
     if (deltas) common.push(deltas);
   }
   const applied = common.length > 0 ? await applyLedgerDeltas(tx, common) : new Set<string>();
-  await Promise.all(
+  await settledInOrder(
     [...ledgers]
       .filter(([streamId]) => !applied.has(streamId))
       .map(([streamId, batch]) => catchUpLedger(tx, streamId, batch, maxLagEvents)),

@@ -12,6 +12,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { settledInOrder } from '@payouts/database';
 import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import type { PayoutState } from '@payouts/domain';
 import {
@@ -195,11 +196,11 @@ export class PayoutsController {
             originalPaymentId: body.original_payment_id ?? null,
             // The payout, its stored answer and its link's encrypted copy commit together.
             withinAppend: async (tx, result) => {
-              await Promise.all([
+              await settledInOrder([
                 completeWithin(tx, answerFor(result)),
                 body.delivery === 'link'
                   ? this.linkCopies.keepWithin(tx, result.payout.payoutId, result.accessToken)
-                  : undefined,
+                  : Promise.resolve(),
               ]);
             },
           }),

@@ -1,4 +1,4 @@
-import { SqlQueryable } from '@payouts/database';
+import { settledInOrder, SqlQueryable } from '@payouts/database';
 import { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
 import { projectReadModels, ProjectionOptions } from '@payouts/read-models';
 
@@ -24,11 +24,12 @@ export function appendWithReadModels(
 
 /** The in-transaction work of one command's append: its projections, then its own extra work. */
 export function readModelsHook(options: AppendWithReadModelsOptions): InTransactionHook {
-  // Both issued at once, so their statements go out together with the append's.
+  // Both issued at once, so their statements go out together with the append's; the hook ends
+  // only when both have (a failure of one must not leave the other issuing statements).
   return async (tx, events) => {
-    await Promise.all([
+    await settledInOrder([
       projectReadModels(tx, events, { ...options, concurrentStreams: true }),
-      options.alsoInTransaction?.(tx),
+      Promise.resolve(options.alsoInTransaction?.(tx)),
     ]);
   };
 }

@@ -1,4 +1,11 @@
-import { batchingRows, GroupingLimits, GroupingQueue, GroupMember, settleGroup } from '@payouts/database';
+import {
+  batchingRows,
+  GroupingLimits,
+  GroupingQueue,
+  GroupMember,
+  settledInOrder,
+  settleGroup,
+} from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import {
   AppendResult,
@@ -105,7 +112,9 @@ function groupHook(group: readonly Member[]): InTransactionHook {
       // The members' own rows (a create's stored answer, its link's copy) one statement each.
       alsoInTransaction: async (tx) => {
         const batched = batchingRows(tx);
-        await Promise.all(group.map((member) => member.options.alsoInTransaction?.(batched)));
+        await settledInOrder(
+          group.map((member) => Promise.resolve(member.options.alsoInTransaction?.(batched))),
+        );
       },
     };
     return readModelsHook(projection);
@@ -115,7 +124,7 @@ function groupHook(group: readonly Member[]): InTransactionHook {
     hook: readModelsHook(member.options),
   }));
   return async (tx, events) => {
-    await Promise.all(
+    await settledInOrder(
       hooks.map(({ streams, hook }) =>
         hook(
           tx,
