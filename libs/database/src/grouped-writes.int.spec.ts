@@ -1,10 +1,22 @@
 import { TestDatabase, testBackends } from '@payouts/testing';
 import { GroupedWrites } from './grouped-writes';
+import { RowStatement } from './row-statements';
 
-const INSERT = `INSERT INTO grouped_writes_test (v) VALUES ($1) RETURNING v, xid::text AS xid`;
+const answers: RowStatement['answers'] = {
+  rowKey: (row) => String(row['v']),
+  paramsKey: (params) => String(params[0]),
+};
+const INSERT: RowStatement = {
+  sql: `INSERT INTO grouped_writes_test (v) SELECT r.v FROM unnest($1::text[]) AS r(v) RETURNING v, xid::text AS xid`,
+  answers,
+};
 // Refuses to be the second write of its transaction, as the database does to one side of a
 // deadlock: alone it succeeds, in a group it aborts the group.
-const INSERT_ALONE_ONLY = `INSERT INTO grouped_writes_test (v) SELECT only_write_of_transaction($1) RETURNING v, xid::text AS xid`;
+const INSERT_ALONE_ONLY: RowStatement = {
+  sql: `INSERT INTO grouped_writes_test (v) SELECT only_write_of_transaction(r.v) FROM unnest($1::text[]) AS r(v)
+    RETURNING v, xid::text AS xid`,
+  answers,
+};
 
 describe.each(testBackends())('grouped writes on $name', (backend) => {
   let database: TestDatabase;
@@ -39,17 +51,17 @@ describe.each(testBackends())('grouped writes on $name', (backend) => {
     const writes = new GroupedWrites(database.db);
     const values = ['a1', 'a2', 'a3', 'a4'];
     const results = await Promise.all(
-      values.map((v) => writes.queryPrepared<{ v: string; xid: string }>(INSERT, [v])),
+      values.map((v) => writes.writeRow<{ v: string; xid: string }>(INSERT, [v])),
     );
-    expect(results.map((result) => result.rows.map((row) => row.v))).toEqual(values.map((v) => [v]));
-    expect(new Set(results.map((result) => result.rows[0]!.xid)).size).toBe(1);
+    expect(results.map((rows) => rows.map((row) => row.v))).toEqual(values.map((v) => [v]));
+    expect(new Set(results.map((rows) => rows[0]!.xid)).size).toBe(1);
   });
 
   it('answers a write only once its group committed: another connection sees it at once', async () => {
     const writes = new GroupedWrites(database.db);
     const seen = await Promise.all(
       ['b1', 'b2', 'b3'].map(async (v) => {
-        await writes.queryPrepared(INSERT, [v]);
+        await writes.writeRow(INSERT, [v]);
         return rowsOf([v]);
       }),
     );
@@ -59,17 +71,32 @@ describe.each(testBackends())('grouped writes on $name', (backend) => {
   it('runs each write alone again when the database aborted the group, so every one commits', async () => {
     const writes = new GroupedWrites(database.db);
     const values = ['c1', 'c2', 'c3'];
-    const results = await Promise.all(values.map((v) => writes.queryPrepared(INSERT_ALONE_ONLY, [v])));
-    expect(results.map((result) => result.rowCount)).toEqual([1, 1, 1]);
+    const results = await Promise.all(values.map((v) => writes.writeRow(INSERT_ALONE_ONLY, [v])));
+    expect(results.map((rows) => rows.length)).toEqual([1, 1, 1]);
     expect(await rowsOf(values)).toEqual(values);
   });
 
   it('gives any other failure to every write of the group, and commits none of them', async () => {
     const writes = new GroupedWrites(database.db);
     const outcomes = await Promise.allSettled(
-      ['d1', 'refused', 'd3'].map((v) => writes.queryPrepared(INSERT, [v])),
+      ['d1', 'refused', 'd3'].map((v) => writes.writeRow(INSERT, [v])),
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(await rowsOf(['d1', 'd3'])).toEqual([]);
+  });
+
+  it('never puts two rows with one key in a group: the second is written after the first committed', async () => {
+    const writes = new GroupedWrites(database.db);
+    const upsert: RowStatement = {
+      sql: `INSERT INTO grouped_writes_test (v) SELECT r.v FROM unnest($1::text[]) AS r(v)
+        ON CONFLICT (v) DO UPDATE SET xid = pg_current_xact_id() RETURNING v, xid::text AS xid`,
+      answers,
+    };
+    // One statement would refuse to touch a row twice ("cannot affect row a second time").
+    const results = await Promise.all(
+      ['e1', 'e1', 'e2'].map((v) => writes.writeRow<{ v: string; xid: string }>(upsert, [v], [v])),
+    );
+    expect(results.map((rows) => rows.map((row) => row.v))).toEqual([['e1'], ['e1'], ['e2']]);
+    expect(results[0]![0]!.xid).not.toBe(results[1]![0]!.xid);
   });
 });

@@ -1,21 +1,23 @@
 import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
-import { SqlClient, SqlResult, SqlState, sqlStateOf } from './sql-client';
+import { batchingRows, RowStatement, writeRow } from './row-statements';
+import { SqlClient, SqlState, sqlStateOf } from './sql-client';
 
 export const GROUPED_WRITES_LIMITS: GroupingLimits = Object.freeze({ maxWeight: 64, maxInFlight: 2 });
 
 interface Statement extends GroupMember {
-  sql: string;
+  statement: RowStatement;
   params: readonly unknown[];
-  resolve(result: SqlResult<unknown>): void;
+  resolve(rows: unknown[]): void;
 }
 
 /**
- * Single-statement writes of concurrent requests, committed together: one round trip and one
- * COMMIT (a WAL flush) for the group where each statement in autocommit had its own. For a
- * statement that is atomic on its own and means the same inside a shared transaction, such as
- * claiming an idempotency key with INSERT ... ON CONFLICT. Each answers only once the group has
- * committed, so when its caller goes on its effect is as durable and as visible to other
- * connections as in autocommit.
+ * Single-row writes of concurrent requests, committed together: one statement per row statement,
+ * one round trip and one COMMIT (a WAL flush) for the group where each row in autocommit had its
+ * own. For a write that is atomic on its own and means the same inside a shared transaction, such
+ * as claiming an idempotency key with INSERT ... ON CONFLICT; rows that one statement must not
+ * write together (the same key twice) carry the same key, and never share a group. Each answers
+ * only once the group has committed, so when its caller goes on its effect is as durable and as
+ * visible to other connections as in autocommit.
  *
  * A group the database aborted to break a deadlock, or for a serialization failure, wrote
  * nothing: each statement then runs again alone. Any other failure reaches every statement of
@@ -31,19 +33,25 @@ export class GroupedWrites {
     this.groups = new GroupingQueue(limits, (group) => this.commit(group));
   }
 
-  queryPrepared<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
-    return new Promise<SqlResult<unknown>>((resolve, reject) => {
-      this.groups.add({ sql, params, resolve, fail: reject, keys: [], weight: 1 });
-    }) as Promise<SqlResult<Row>>;
+  /** Writes one row with `statement` (see writeRow) in the next group; answers its returned rows. */
+  writeRow<Row>(
+    statement: RowStatement,
+    params: readonly unknown[],
+    keys: readonly string[] = [],
+  ): Promise<Row[]> {
+    return new Promise<unknown[]>((resolve, reject) => {
+      this.groups.add({ statement, params, resolve, fail: reject, keys, weight: 1 });
+    }) as Promise<Row[]>;
   }
 
   private commit(group: Statement[]): Promise<void> {
     return settleGroup(group, {
-      alone: (statement) => this.db.queryPrepared(statement.sql, statement.params),
-      together: (statements) =>
-        this.db.transaction((tx) =>
-          Promise.all(statements.map((statement) => tx.queryPrepared(statement.sql, statement.params))),
-        ),
+      alone: (row) => writeRow(this.db, row.statement, row.params),
+      together: (rows) =>
+        this.db.transaction((tx) => {
+          const batched = batchingRows(tx);
+          return Promise.all(rows.map((row) => writeRow(batched, row.statement, row.params)));
+        }),
       runsAgainAlone: abortedByTheDatabase,
     });
   }

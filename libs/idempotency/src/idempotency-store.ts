@@ -56,17 +56,36 @@ const pastRetention = (t: string, r: string) =>
 
 // A row past retention is the key unused: it is replaced in the same statement, as a new claim.
 // Of several requests racing for one such row, the first locks and rewrites it; the others wait
-// for its commit, then see a fresh created_at, so their WHERE no longer matches.
-const CLAIM_SQL = `INSERT INTO idempotency_keys AS k
+// for its commit, then see a fresh created_at, so their WHERE no longer matches. Written for many
+// rows (writeRow): concurrent requests' claims commit together, one statement for the group (a
+// key is never twice in one group). EXCLUDED.created_at is the claim's own time, coalesce($8, now()).
+const CLAIM_ROWS: RowStatement = {
+  sql: `INSERT INTO idempotency_keys AS k
     (account_id, environment, method, path, idempotency_key, request_hash, state, resource_id, locked_until, created_at)
-  VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7,
-    coalesce($8::timestamptz, now()) + $9::integer * interval '1 millisecond', coalesce($8::timestamptz, now()))
+  SELECT c.account_id, c.environment, c.method, c.path, c.idempotency_key, c.request_hash, 'in_flight', c.resource_id,
+    coalesce(c.at::timestamptz, now()) + c.lease_ms::integer * interval '1 millisecond',
+    coalesce(c.at::timestamptz, now())
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+              $9::text[])
+    AS c(account_id, environment, method, path, idempotency_key, request_hash, resource_id, at, lease_ms)
   ON CONFLICT (account_id, environment, method, path, idempotency_key) DO UPDATE
   SET request_hash = EXCLUDED.request_hash, state = 'in_flight', resource_id = EXCLUDED.resource_id,
     response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until,
     created_at = EXCLUDED.created_at, completed_at = NULL
-  WHERE k.${pastRetention('$8', '$10')}
-  RETURNING resource_id`;
+  WHERE k.created_at < EXCLUDED.created_at - ${IDEMPOTENCY_RETENTION_DAYS}::integer * interval '24 hours'
+  RETURNING k.account_id, k.environment, k.method, k.path, k.idempotency_key, k.resource_id`,
+  answers: {
+    rowKey: (row) =>
+      JSON.stringify([
+        row['account_id'],
+        row['environment'],
+        row['method'],
+        row['path'],
+        row['idempotency_key'],
+      ]),
+    paramsKey: (params) => JSON.stringify(params.slice(0, 5)),
+  },
+};
 
 const INSPECT_SQL = `SELECT request_hash, state, resource_id, response_status, response_body::text AS response_body,
     (locked_until IS NULL OR locked_until < coalesce($6::timestamptz, now())) AS lease_ended,
@@ -179,15 +198,13 @@ export class IdempotencyStore {
     }
     for (let round = 0; round < MAX_BEGIN_ROUNDS; round += 1) {
       const now = this.nowParam();
-      const claimed = await this.claims.queryPrepared<{ resource_id: string }>(CLAIM_SQL, [
-        ...keyParams,
-        hash,
-        proposedResourceId,
-        now,
-        this.leaseMs,
-        IDEMPOTENCY_RETENTION_DAYS,
-      ]);
-      if (claimed.rows.length === 1) {
+      const claimed = await this.claims.writeRow<{ resource_id: string }>(
+        CLAIM_ROWS,
+        [...keyParams, hash, proposedResourceId, now, this.leaseMs],
+        // One statement cannot claim a key twice: the same key waits for the next group.
+        [JSON.stringify(keyParams)],
+      );
+      if (claimed.length === 1) {
         return { kind: 'proceed', resourceId: proposedResourceId, retryOfUnresolved: false };
       }
 
