@@ -54,6 +54,20 @@ const WHERE_KEY = `account_id = $1 AND environment = $2 AND method = $3 AND path
 const pastRetention = (t: string, r: string) =>
   `created_at < coalesce(${t}::timestamptz, now()) - ${r}::integer * interval '24 hours'`;
 
+// Which returned row answers which writer of a row statement: the key's five columns, the first
+// five parameters of every idempotency row statement.
+const ANSWERED_BY_KEY: RowStatement['answers'] = {
+  rowKey: (row) =>
+    JSON.stringify([
+      row['account_id'],
+      row['environment'],
+      row['method'],
+      row['path'],
+      row['idempotency_key'],
+    ]),
+  paramsKey: (params) => JSON.stringify(params.slice(0, 5)),
+};
+
 // A row past retention is the key unused: it is replaced in the same statement, as a new claim.
 // Of several requests racing for one such row, the first locks and rewrites it; the others wait
 // for its commit, then see a fresh created_at, so their WHERE no longer matches. Written for many
@@ -74,17 +88,7 @@ const CLAIM_ROWS: RowStatement = {
     created_at = EXCLUDED.created_at, completed_at = NULL
   WHERE k.created_at < EXCLUDED.created_at - ${IDEMPOTENCY_RETENTION_DAYS}::integer * interval '24 hours'
   RETURNING k.account_id, k.environment, k.method, k.path, k.idempotency_key, k.resource_id`,
-  answers: {
-    rowKey: (row) =>
-      JSON.stringify([
-        row['account_id'],
-        row['environment'],
-        row['method'],
-        row['path'],
-        row['idempotency_key'],
-      ]),
-    paramsKey: (params) => JSON.stringify(params.slice(0, 5)),
-  },
+  answers: ANSWERED_BY_KEY,
 };
 
 const INSPECT_SQL = `SELECT request_hash, state, resource_id, response_status, response_body::text AS response_body,
@@ -111,17 +115,7 @@ const COMPLETE_ROWS: RowStatement = {
   WHERE k.account_id = a.account_id AND k.environment = a.environment AND k.method = a.method
     AND k.path = a.path AND k.idempotency_key = a.idempotency_key AND k.state = 'in_flight'
   RETURNING k.account_id, k.environment, k.method, k.path, k.idempotency_key`,
-  answers: {
-    rowKey: (row) =>
-      JSON.stringify([
-        row['account_id'],
-        row['environment'],
-        row['method'],
-        row['path'],
-        row['idempotency_key'],
-      ]),
-    paramsKey: (params) => JSON.stringify(params.slice(0, 5)),
-  },
+  answers: ANSWERED_BY_KEY,
 };
 
 const RELEASE_SQL = `UPDATE idempotency_keys SET locked_until = NULL
