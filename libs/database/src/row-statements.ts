@@ -107,7 +107,9 @@ async function runRows(
   const byKey = new Map<string, Record<string, unknown>[]>();
   for (const row of result.rows) {
     const key = answers.rowKey(row);
-    byKey.set(key, [...(byKey.get(key) ?? []), row]);
+    const answered = byKey.get(key);
+    if (answered) answered.push(row);
+    else byKey.set(key, [row]);
   }
   return rows.map((row) => byKey.get(answers.paramsKey(row)) ?? []);
 }

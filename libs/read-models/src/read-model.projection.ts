@@ -46,29 +46,17 @@ export async function projectReadModels(
     byStream.set(event.streamId, stream);
   }
   // A fixed order keeps two transactions that touch the same rows from deadlocking.
-  const streamIds = [...byStream.keys()].sort((a, b) => a.localeCompare(b));
-  const projectStream = (streamId: string): Promise<void> => {
+  const payouts = new Map<string, ProjectableEvent[]>();
+  const ledgers = new Map<string, ProjectableEvent[]>();
+  for (const streamId of [...byStream.keys()].sort((a, b) => a.localeCompare(b))) {
     const streamEvents = [...byStream.get(streamId)!.values()].sort(
       (a, b) => a.streamVersion - b.streamVersion,
     );
-    const streamType = streamEvents[0]!.streamType;
-    if (streamType === PAYOUT_STREAM_TYPE) return projectPayoutStream(tx, streamId, streamEvents);
-    if (streamType === LEDGER_STREAM_TYPE) {
-      return projectLedgerStream(tx, streamId, streamEvents, options.maxBalanceLagEvents);
-    }
-    return Promise.resolve();
-  };
+    const type = streamEvents[0]!.streamType;
+    if (type === PAYOUT_STREAM_TYPE) payouts.set(streamId, streamEvents);
+    else if (type === LEDGER_STREAM_TYPE) ledgers.set(streamId, streamEvents);
+  }
   if (options.concurrentStreams) {
-    const payouts = new Map<string, ProjectableEvent[]>();
-    const ledgers = new Map<string, ProjectableEvent[]>();
-    for (const streamId of streamIds) {
-      const streamEvents = [...byStream.get(streamId)!.values()].sort(
-        (a, b) => a.streamVersion - b.streamVersion,
-      );
-      const type = streamEvents[0]!.streamType;
-      if (type === PAYOUT_STREAM_TYPE) payouts.set(streamId, streamEvents);
-      else if (type === LEDGER_STREAM_TYPE) ledgers.set(streamId, streamEvents);
-    }
     // Every branch runs to its end before this returns or throws: none issues statements late.
     await settledInOrder<unknown>([
       projectNewPayouts(tx, payouts).then((rest) =>
@@ -78,7 +66,12 @@ export async function projectReadModels(
     ]);
     return;
   }
-  for (const streamId of streamIds) await projectStream(streamId);
+  // The projector: one stream at a time, in stream-id order across both read models.
+  const inOrder = [...payouts, ...ledgers].sort(([a], [b]) => a.localeCompare(b));
+  for (const [streamId, batch] of inOrder) {
+    if (payouts.has(streamId)) await projectPayoutStream(tx, streamId, batch);
+    else await projectLedgerStream(tx, streamId, batch, options.maxBalanceLagEvents);
+  }
 }
 
 /** Ledgers that only moved money in one statement; the rest (and any row not where expected) one by one. */

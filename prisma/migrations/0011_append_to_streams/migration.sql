@@ -1,13 +1,12 @@
--- An append of several streams in one call. The event store issued one statement per stream: in
--- pipeline mode they cost no round trips, but each still cost the server a message cycle and a
--- socket write, which on a small machine were a large part of a Create Payout (three streams).
--- This runs the very same steps, in the same order, inside the server:
+-- Every append is one call: the streams' version steps and their events in one statement. The
+-- event store issued one statement per stream: in pipeline mode they cost no round trips, but each
+-- still cost the server a message cycle and a socket write, which on a small machine were a large
+-- part of a Create Payout (three streams, and a group commit of many creates).
 --   1. each stream's version step, in the order given (the event store sorts by stream id, so
---      concurrent appends lock stream rows in one order and cannot deadlock), exactly as the
---      per-stream statements do: a new stream must not exist, a versioned one must be at its
---      expected version, 'any' adds to whatever is there;
---   2. the first step that matches nothing ends the call with one row naming that stream and no
---      version: nothing of this append is written (the caller rolls the transaction back);
+--      concurrent appends lock stream rows in one order and cannot deadlock): a new stream must
+--      not exist, a versioned one must be at its expected version, 'any' adds to whatever is there;
+--   2. the first step that matches nothing raises SQLSTATE EV409 with the stream id as its detail:
+--      the statement fails, so nothing of the append is written, in autocommit or in a transaction;
 --   3. only when every step matched, every event is written, in the order given, each stream's
 --      events numbered after the version its step left.
 -- expected: 0 must not exist, > 0 must be at that version, -1 any.
@@ -52,8 +51,8 @@ BEGIN
         RETURNING version INTO stepped;
     END IF;
     IF stepped IS NULL THEN
-      RETURN QUERY SELECT p_stream_ids[i], NULL::integer, NULL::text, NULL::text, NULL::timestamptz;
-      RETURN;
+      RAISE EXCEPTION 'version conflict on stream %', p_stream_ids[i]
+        USING ERRCODE = 'EV409', DETAIL = p_stream_ids[i];
     END IF;
     versions[i] := stepped;
   END LOOP;

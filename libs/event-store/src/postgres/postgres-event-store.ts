@@ -16,11 +16,11 @@ import {
 import { isFeedCheckpoint } from '../feed-checkpoint';
 import {
   AppendedRow,
-  appendStatement,
   appendStreamsStatement,
   CONSTRAINTS,
   STREAM_VERSION_SQL,
   StreamsAppendedRow,
+  VERSION_CONFLICT_STATE,
 } from './append-sql';
 import { asStoredJson } from './event-row';
 import { PollingSubscription } from './polling-subscription';
@@ -57,26 +57,22 @@ export class PostgresEventStore implements EventStore {
     const hook = options.inTransaction;
     let events: RecordedEvent[];
     try {
-      const [only] = encoded;
-      if (only && encoded.length === 1 && !hook) {
+      if (!hook) {
         // One statement in autocommit: atomic on its own, and one round trip.
-        events = await this.appendStream(this.statements, only);
+        events = await this.appendStreams(this.statements, encoded);
       } else {
         events = await this.db.transaction(async (tx) => {
-          const pending = hook ? pendingEventsOf(encoded) : undefined;
+          const pending = pendingEventsOf(encoded);
           // The hook's events, already parsed, are the written events' data too.
           const parsed = pending && new Map(pending.map((event) => [event.eventId, event]));
-          // Several streams in one statement; the hook's statements go out with it (pipelined).
-          const appended =
-            encoded.length > 1
-              ? [this.appendStreams(tx, encoded, parsed)]
-              : encoded.map((stream) => this.appendStream(tx, stream, parsed));
-          const hooked = hook && pending ? [hook(tx, pending)] : [];
-          const written = (await settledInOrder<RecordedEvent[] | void>([...appended, ...hooked]))
-            .slice(0, appended.length)
-            .flat() as RecordedEvent[];
-          if (hook && !pending) await hook(tx, written);
-          return written;
+          // Issued together: the hook's statements go out with the append's (pipelined).
+          const appended = this.appendStreams(tx, encoded, parsed);
+          const [written] = await settledInOrder<RecordedEvent[] | void>([
+            appended,
+            ...(pending ? [hook(tx, pending)] : []),
+          ]);
+          if (!pending) await hook(tx, written as RecordedEvent[]);
+          return written as RecordedEvent[];
         });
       }
     } catch (error) {
@@ -143,24 +139,7 @@ export class PostgresEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
   }
 
-  private async appendStream(
-    db: SqlQueryable,
-    append: EncodedAppend,
-    parsed?: ParsedEvents,
-  ): Promise<RecordedEvent[]> {
-    const { sql, params } = appendStatement(append);
-    let rows: AppendedRow[];
-    try {
-      rows = (await db.queryPrepared<AppendedRow>(sql, params)).rows;
-    } catch (error) {
-      throw translateAppendError(error, [append]);
-    }
-    // No row: the version step matched nothing, so the INSERT had no stream row to join.
-    if (rows.length === 0) throw new ConflictSignal(append);
-    return recordedEvents(append, rows, parsed);
-  }
-
-  /** Several streams in one call of append_to_streams; its events in stream order, as appendStream's. */
+  /** The append as one call of append_to_streams; its events in stream order. */
   private async appendStreams(
     db: SqlQueryable,
     appends: readonly EncodedAppend[],
@@ -179,14 +158,12 @@ export class PostgresEventStore implements EventStore {
       const append = byId.get(row.appended_stream);
       if (!append)
         throw new Error(`append_to_streams answered for stream ${row.appended_stream}, not appended`);
-      // A row without a version: this stream's step matched nothing, and nothing was written.
-      if (row.appended_version === null) throw new ConflictSignal(append);
       const streamRows = byStream.get(append.streamId) ?? [];
       streamRows.push({
         stream_version: row.appended_version,
-        global_position: row.appended_position as string,
-        transaction_id: row.appended_transaction as string,
-        recorded_at: row.appended_at as Date | string,
+        global_position: row.appended_position,
+        transaction_id: row.appended_transaction,
+        recorded_at: row.appended_at,
       });
       byStream.set(append.streamId, streamRows);
     }
@@ -243,12 +220,18 @@ function recordedEvents(
 }
 
 /**
- * A unique violation as the event store's own error: a reused event id, or a stream whose rows
- * another writer changed (a conflict on the stream the database names, else the first).
+ * The append's failure as the event store's own error: a stream whose step matched nothing (the
+ * function names it), a reused event id, or a stream whose rows another writer changed (a
+ * conflict on the stream the database names, else the first).
  */
 function translateAppendError(error: unknown, appends: readonly EncodedAppend[]): unknown {
-  if (sqlStateOf(error) !== SqlState.uniqueViolation) return error;
+  const state = sqlStateOf(error);
   const { constraint, detail } = error as { constraint?: string; detail?: string };
+  if (state === VERSION_CONFLICT_STATE) {
+    const append = appends.find((candidate) => candidate.streamId === detail);
+    return append ? new ConflictSignal(append, error) : error;
+  }
+  if (state !== SqlState.uniqueViolation) return error;
   const named = /^Key \(stream_id(?:, stream_version)?\)=\((.*?)(?:, \d+)?\)/.exec(detail ?? '')?.[1];
   const append = appends.find((candidate) => candidate.streamId === named) ?? (appends[0] as EncodedAppend);
   if (constraint === CONSTRAINTS.eventId) {

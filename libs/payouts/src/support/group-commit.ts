@@ -99,40 +99,23 @@ export class GroupCommit {
 }
 
 /**
- * The group's in-transaction work. Members that project alike (the same balance-lag bound, as
- * every Create's) have the group's events projected together, so each read model's common case is
- * one statement for the group; each member's own work runs beside it.
+ * The group's in-transaction work: the group's events projected together (each read model's
+ * common case one statement for the group), with the strictest balance-lag bound any member gave
+ * (every Create gives the same; a refusal rolls the group back and each member then runs alone
+ * with its own), and the members' own rows (a create's stored answer, its link's copy) beside it,
+ * one statement each.
  */
 function groupHook(group: readonly Member[]): InTransactionHook {
-  const bounds = new Set(group.map((member) => member.options.maxBalanceLagEvents));
-  if (bounds.size === 1) {
-    const [maxBalanceLagEvents] = bounds;
-    const projection: AppendWithReadModelsOptions = {
-      ...(maxBalanceLagEvents === undefined ? {} : { maxBalanceLagEvents }),
-      // The members' own rows (a create's stored answer, its link's copy) one statement each.
-      alsoInTransaction: async (tx) => {
-        const batched = batchingRows(tx);
-        await settledInOrder(
-          group.map((member) => Promise.resolve(member.options.alsoInTransaction?.(batched))),
-        );
-      },
-    };
-    return readModelsHook(projection);
-  }
-  const hooks = group.map((member) => ({
-    streams: new Set(member.appends.map((append) => append.streamId)),
-    hook: readModelsHook(member.options),
-  }));
-  return async (tx, events) => {
-    await settledInOrder(
-      hooks.map(({ streams, hook }) =>
-        hook(
-          tx,
-          events.filter((event) => streams.has(event.streamId)),
-        ),
-      ),
-    );
-  };
+  const bounds = group.flatMap((member) => member.options.maxBalanceLagEvents ?? []);
+  return readModelsHook({
+    ...(bounds.length > 0 ? { maxBalanceLagEvents: Math.min(...bounds) } : {}),
+    alsoInTransaction: async (tx) => {
+      const batched = batchingRows(tx);
+      await settledInOrder(
+        group.map((member) => Promise.resolve(member.options.alsoInTransaction?.(batched))),
+      );
+    },
+  });
 }
 
 /** A failure raised before COMMIT that rolled the whole transaction back and may concern one member. */
