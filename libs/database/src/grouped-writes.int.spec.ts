@@ -1,6 +1,7 @@
 import { TestDatabase, testBackends } from '@payouts/testing';
 import { GroupedWrites } from './grouped-writes';
 import { RowStatement } from './row-statements';
+import { SqlClient } from './sql-client';
 
 const answers: RowStatement['answers'] = {
   rowKey: (row) => String(row['v']),
@@ -10,11 +11,17 @@ const INSERT: RowStatement = {
   sql: `INSERT INTO grouped_writes_test (v) SELECT r.v FROM unnest($1::text[]) AS r(v) RETURNING v, xid::text AS xid`,
   answers,
 };
-// Refuses to be the second write of its transaction, as the database does to one side of a
-// deadlock: alone it succeeds, in a group it aborts the group.
+// Refuses to be written beside another row, as the database does to one side of a deadlock:
+// alone it succeeds, in a group it aborts the group.
 const INSERT_ALONE_ONLY: RowStatement = {
-  sql: `INSERT INTO grouped_writes_test (v) SELECT only_write_of_transaction(r.v) FROM unnest($1::text[]) AS r(v)
-    RETURNING v, xid::text AS xid`,
+  sql: `INSERT INTO grouped_writes_test (v) SELECT only_row(r.v, cardinality($1::text[]))
+    FROM unnest($1::text[]) AS r(v) RETURNING v, xid::text AS xid`,
+  answers,
+};
+// Another statement, so that a group holding both is a transaction of two statements.
+const INSERT_UPPER: RowStatement = {
+  sql: `INSERT INTO grouped_writes_test (v) SELECT upper(r.v) FROM unnest($1::text[]) AS r(v)
+    RETURNING lower(v) AS v, xid::text AS xid`,
   answers,
 };
 
@@ -28,9 +35,9 @@ describe.each(testBackends())('grouped writes on $name', (backend) => {
         v text PRIMARY KEY CHECK (v <> 'refused'),
         xid xid8 NOT NULL DEFAULT pg_current_xact_id()
       );
-      CREATE FUNCTION only_write_of_transaction(v text) RETURNS text LANGUAGE plpgsql AS $$
+      CREATE FUNCTION only_row(v text, rows integer) RETURNS text LANGUAGE plpgsql AS $$
       BEGIN
-        IF EXISTS (SELECT 1 FROM grouped_writes_test WHERE xid = pg_current_xact_id()) THEN
+        IF rows > 1 THEN
           RAISE EXCEPTION 'staged deadlock' USING ERRCODE = '40P01';
         END IF;
         RETURN v;
@@ -55,6 +62,38 @@ describe.each(testBackends())('grouped writes on $name', (backend) => {
     );
     expect(results.map((rows) => rows.map((row) => row.v))).toEqual(values.map((v) => [v]));
     expect(new Set(results.map((rows) => rows[0]!.xid)).size).toBe(1);
+  });
+
+  it('writes a group of one statement in autocommit, and a group of two in one transaction', async () => {
+    const transactions: string[] = [];
+    const db = database.db;
+    const recording: SqlClient = {
+      kind: db.kind,
+      reads: db.reads,
+      query: (sql, params) => db.query(sql, params),
+      queryPrepared: (sql, params) => db.queryPrepared(sql, params),
+      transaction: (work) => {
+        transactions.push('transaction');
+        return db.transaction(work);
+      },
+      exec: (sql) => db.exec(sql),
+      close: () => db.close(),
+    };
+    const writes = new GroupedWrites(recording);
+    const xidsOf = (rows: { xid: string }[][]) => new Set(rows.map((written) => written[0]!.xid));
+
+    const alone = await Promise.all(['f1', 'f2'].map((v) => writes.writeRow<{ xid: string }>(INSERT, [v])));
+    expect(xidsOf(alone).size).toBe(1);
+    expect(transactions).toEqual([]);
+
+    const mixed = await Promise.all(
+      [INSERT, INSERT_UPPER, INSERT].map((statement, i) =>
+        writes.writeRow<{ xid: string }>(statement, [`g${i}`]),
+      ),
+    );
+    expect(xidsOf(mixed).size).toBe(1);
+    expect(transactions).toEqual(['transaction']);
+    expect((await rowsOf(['f1', 'f2', 'g0', 'G1', 'g2'])).sort()).toEqual(['G1', 'f1', 'f2', 'g0', 'g2']);
   });
 
   it('answers a write only once its group committed: another connection sees it at once', async () => {

@@ -1,5 +1,5 @@
 import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
-import { batchingRows, RowStatement, writeRow } from './row-statements';
+import { batchingRows, RowStatement, writeRow, writeRows } from './row-statements';
 import { SqlClient, SqlState, sqlStateOf } from './sql-client';
 
 export const GROUPED_WRITES_LIMITS: GroupingLimits = Object.freeze({ maxWeight: 64, maxInFlight: 2 });
@@ -13,7 +13,8 @@ interface Statement extends GroupMember {
 /**
  * Single-row writes of concurrent requests, committed together: one statement per row statement,
  * one round trip and one COMMIT (a WAL flush) for the group where each row in autocommit had its
- * own. For a write that is atomic on its own and means the same inside a shared transaction, such
+ * own. A group whose rows all share one statement is that statement in autocommit; a group of
+ * several statements is one transaction. For a write that is atomic on its own and means the same inside a shared transaction, such
  * as claiming an idempotency key with INSERT ... ON CONFLICT; rows that one statement must not
  * write together (the same key twice) carry the same key, and never share a group. Each answers
  * only once the group has committed, so when its caller goes on its effect is as durable and as
@@ -47,11 +48,21 @@ export class GroupedWrites {
   private commit(group: Statement[]): Promise<void> {
     return settleGroup(group, {
       alone: (row) => writeRow(this.db, row.statement, row.params),
-      together: (rows) =>
-        this.db.transaction((tx) => {
+      together: (rows) => {
+        const { statement } = rows[0]!;
+        // One statement is atomic on its own: autocommit spares the group BEGIN and COMMIT.
+        if (rows.every((row) => row.statement === statement)) {
+          return writeRows(
+            this.db,
+            statement,
+            rows.map((row) => row.params),
+          );
+        }
+        return this.db.transaction((tx) => {
           const batched = batchingRows(tx);
           return Promise.all(rows.map((row) => writeRow(batched, row.statement, row.params)));
-        }),
+        });
+      },
       runsAgainAlone: abortedByTheDatabase,
     });
   }

@@ -33,7 +33,7 @@ export function writeRow<Row>(
 ): Promise<Row[]> {
   const batches = (db as Partial<Batching>)[BATCHES];
   if (batches) return batches.add(statement, params) as Promise<Row[]>;
-  return runRows(db, statement, [params]).then((answers) => answers[0] as Row[]);
+  return writeRows(db, statement, [params]).then((answers) => answers[0] as Row[]);
 }
 
 /**
@@ -77,7 +77,7 @@ class RowBatches {
   private flush(statement: RowStatement): void {
     const rows = this.waiting.get(statement) ?? [];
     this.waiting.delete(statement);
-    runRows(
+    writeRows(
       this.tx,
       statement,
       rows.map((row) => row.params),
@@ -89,7 +89,7 @@ class RowBatches {
 }
 
 /** One statement for all the rows; each row's answer, in the order given. */
-async function runRows(
+export async function writeRows(
   db: SqlQueryable,
   statement: RowStatement,
   rows: readonly (readonly unknown[])[],
