@@ -1,4 +1,5 @@
-import type { SqlClient } from '@payouts/database';
+import { BatchedLookUps } from '@payouts/database';
+import type { RowStatement, SqlClient } from '@payouts/database';
 import { normaliseOrigin } from './origins';
 import { SecretBox } from './secret-box';
 import {
@@ -67,6 +68,8 @@ interface CredentialRow {
   payouts_approved: boolean;
   payouts_enabled: boolean;
   return_url_origins: string[];
+  /** The row of a read beside the credential (authenticateCredentialWith), as JSON. */
+  beside?: unknown;
 }
 
 // One indexed look-up (the unique index on token_verifier) with the account and the settings of
@@ -74,12 +77,19 @@ interface CredentialRow {
 // very next request.
 const CREDENTIAL_COLUMNS = `c.credential_id, c.account_id, c.environment, c.kind, c.scopes,
        a.payouts_approved, e.payouts_enabled, e.return_url_origins`;
+const CREDENTIAL_JOINS = `JOIN accounts a ON a.account_id = c.account_id
+  JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment`;
 const CREDENTIAL_FROM = `FROM credentials c
-  JOIN accounts a ON a.account_id = c.account_id
-  JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment
+  ${CREDENTIAL_JOINS}
  WHERE c.token_verifier = $1 AND c.revoked_at IS NULL`;
-const AUTHENTICATE_CREDENTIAL_SQL = `SELECT ${CREDENTIAL_COLUMNS}
-  ${CREDENTIAL_FROM}`;
+/** The same look-up for the credentials of every request read in one turn (see BatchedLookUps). */
+const AUTHENTICATE_CREDENTIALS: RowStatement = {
+  sql: `SELECT t.verifier, ${CREDENTIAL_COLUMNS}
+  FROM unnest($1::text[]) AS t(verifier)
+  JOIN credentials c ON c.token_verifier = t.verifier AND c.revoked_at IS NULL
+  ${CREDENTIAL_JOINS}`,
+  answers: { rowKey: (row) => String(row['verifier']), paramsKey: (params) => String(params[0]) },
+};
 
 /**
  * A read that rides in the credential look-up's own statement: a SELECT of at most one row that
@@ -119,10 +129,12 @@ function credentialWithSql(besideSql: string): string {
 export class AccountsRepository {
   readonly #db: SqlClient;
   readonly #box: SecretBox;
+  readonly #credentials: BatchedLookUps<CredentialRow>;
 
   constructor(db: SqlClient, secretKey: Buffer) {
     this.#db = db;
     this.#box = new SecretBox(secretKey);
+    this.#credentials = new BatchedLookUps(db.reads, AUTHENTICATE_CREDENTIALS);
   }
 
   async createAccount(input: {
@@ -157,7 +169,8 @@ export class AccountsRepository {
 
   /**
    * One indexed query joining credential, account and environment settings; null when unknown or
-   * revoked. A plain SELECT on the shared read connections: every request runs it.
+   * revoked. A plain SELECT on the shared read connections: every request runs it, so the
+   * requests read in one turn of the event loop share one statement.
    */
   async authenticateCredential(token: string): Promise<AuthenticatedCredential | null> {
     return (await this.#authenticate(token, undefined))?.credential ?? null;
@@ -184,15 +197,18 @@ export class AccountsRepository {
     const named = parseTokenPrefix(token);
     if (!named || named.kind === 'admin' || named.environment === null) return null;
     if (!hasWellFormedBody(token, tokenPrefixFor(named.kind, named.environment))) return null;
-    const sql = beside ? credentialWithSql(beside.sql) : AUTHENTICATE_CREDENTIAL_SQL;
-    const result = await this.#db.reads.queryPrepared<CredentialRow & { beside?: unknown }>(sql, [
-      tokenVerifier(token),
-      ...(beside?.params ?? []),
-    ]);
-    const row = result.rows[0];
+    const verifier = tokenVerifier(token);
+    const [row] = beside
+      ? await this.#credentialWith(verifier, beside)
+      : await this.#credentials.lookUp([verifier]);
     // The prefix is part of the hashed token, so a stored row always agrees with it; checked anyway.
     if (!row || row.kind !== named.kind || row.environment !== named.environment) return null;
     return { credential: credentialOf(row), beside: row.beside ?? null };
+  }
+
+  async #credentialWith(verifier: string, beside: ReadBesideCredential): Promise<CredentialRow[]> {
+    const sql = credentialWithSql(beside.sql);
+    return (await this.#db.reads.queryPrepared<CredentialRow>(sql, [verifier, ...beside.params])).rows;
   }
 
   async accountExists(accountId: string): Promise<boolean> {

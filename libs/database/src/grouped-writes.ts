@@ -1,5 +1,5 @@
 import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
-import { batchingRows, RowStatement, writeRow, writeRows } from './row-statements';
+import { batchingRows, RowStatement, writeRow, runRowStatement } from './row-statements';
 import { SqlClient, SqlState, sqlStateOf } from './sql-client';
 
 export const GROUPED_WRITES_LIMITS: GroupingLimits = Object.freeze({ maxWeight: 64, maxInFlight: 2 });
@@ -52,7 +52,7 @@ export class GroupedWrites {
         const { statement } = rows[0]!;
         // One statement is atomic on its own: autocommit spares the group BEGIN and COMMIT.
         if (rows.every((row) => row.statement === statement)) {
-          return writeRows(
+          return runRowStatement(
             this.db,
             statement,
             rows.map((row) => row.params),

@@ -7,3 +7,4 @@ export { settledInOrder, TransactionEndedError } from './issued-statements';
 export * from './grouping-queue';
 export * from './grouped-writes';
 export * from './row-statements';
+export * from './batched-look-ups';

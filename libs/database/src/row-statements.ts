@@ -33,7 +33,7 @@ export function writeRow<Row>(
 ): Promise<Row[]> {
   const batches = (db as Partial<Batching>)[BATCHES];
   if (batches) return batches.add(statement, params) as Promise<Row[]>;
-  return writeRows(db, statement, [params]).then((answers) => answers[0] as Row[]);
+  return runRowStatement(db, statement, [params]).then((answers) => answers[0] as Row[]);
 }
 
 /**
@@ -77,7 +77,7 @@ class RowBatches {
   private flush(statement: RowStatement): void {
     const rows = this.waiting.get(statement) ?? [];
     this.waiting.delete(statement);
-    writeRows(
+    runRowStatement(
       this.tx,
       statement,
       rows.map((row) => row.params),
@@ -89,7 +89,7 @@ class RowBatches {
 }
 
 /** One statement for all the rows; each row's answer, in the order given. */
-export async function writeRows(
+export async function runRowStatement(
   db: SqlQueryable,
   statement: RowStatement,
   rows: readonly (readonly unknown[])[],
