@@ -105,16 +105,12 @@ const TAKE_OVER_SQL = `UPDATE idempotency_keys
   RETURNING resource_id`;
 
 // The first answer stored for a key is the answer for good: a later complete changes nothing.
-// Written for many rows (writeRow): a group commit's members store their answers in one statement.
+// Written for many rows (writeRow): a group commit's members store their answers in one call,
+// which updates each key by its primary key (migration 0012 says why not one joined UPDATE).
 const COMPLETE_ROWS: RowStatement = {
-  sql: `UPDATE idempotency_keys k
-  SET state = 'completed', response_status = a.status::integer, response_body = a.body::jsonb,
-    locked_until = NULL, completed_at = coalesce(a.at::timestamptz, now())
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-    AS a(account_id, environment, method, path, idempotency_key, status, body, at)
-  WHERE k.account_id = a.account_id AND k.environment = a.environment AND k.method = a.method
-    AND k.path = a.path AND k.idempotency_key = a.idempotency_key AND k.state = 'in_flight'
-  RETURNING k.account_id, k.environment, k.method, k.path, k.idempotency_key`,
+  sql: `SELECT account_id, environment, method, path, idempotency_key
+  FROM complete_idempotency_keys($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+    $8::text[])`,
   answers: ANSWERED_BY_KEY,
 };
 
