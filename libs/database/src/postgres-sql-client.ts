@@ -30,6 +30,11 @@ export class PostgresSqlClient implements SqlClient {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       application_name: options.applicationName ?? 'payouts',
       pipeline: true,
+      // Connections stay open when idle (pg closes them after 10 s by default): a reopened one
+      // costs the first requests after a lull a server backend with cold caches and the parse and
+      // plan of every prepared statement again (measured: p99 of Create Payout in its first
+      // second under load 55-75 ms against 25-30 ms later). The pool's size bounds what is kept.
+      idleTimeoutMillis: 0,
     };
     this.pool = new Pool(config);
     // An idle client that loses its server must not crash the process; the next query reconnects.
