@@ -1,5 +1,5 @@
 import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
-import { batchingRows, RowStatement, writeRow, runRowStatement } from './row-statements';
+import { batchingRows, RowStatement, runRowStatement, writeRow } from './row-statements';
 import { SqlClient, SqlState, sqlStateOf } from './sql-client';
 
 export const GROUPED_WRITES_LIMITS: GroupingLimits = Object.freeze({ maxWeight: 64, maxInFlight: 2 });
@@ -14,11 +14,11 @@ interface Statement extends GroupMember {
  * Single-row writes of concurrent requests, committed together: one statement per row statement,
  * one round trip and one COMMIT (a WAL flush) for the group where each row in autocommit had its
  * own. A group whose rows all share one statement is that statement in autocommit; a group of
- * several statements is one transaction. For a write that is atomic on its own and means the same inside a shared transaction, such
- * as claiming an idempotency key with INSERT ... ON CONFLICT; rows that one statement must not
- * write together (the same key twice) carry the same key, and never share a group. Each answers
- * only once the group has committed, so when its caller goes on its effect is as durable and as
- * visible to other connections as in autocommit.
+ * several statements is one transaction. For a write that is atomic on its own and means the same
+ * inside a shared transaction, such as claiming an idempotency key with INSERT ... ON CONFLICT;
+ * rows that one statement must not write together (the same key twice) carry the same key, and
+ * never share a group. Each answers only once the group has committed, so when its caller goes on
+ * its effect is as durable and as visible to other connections as in autocommit.
  *
  * A group the database aborted to break a deadlock, or for a serialization failure, wrote
  * nothing: each statement then runs again alone. Any other failure reaches every statement of

@@ -1,9 +1,10 @@
 import type { SqlQueryable } from './sql-client';
 
 /**
- * A write of one row, written for many: every parameter is an array with one element per row
- * (read through `unnest`). Run alone, a row is the same SQL with one-element arrays, so there is
- * one statement to test whether one writer or many use it.
+ * A statement about one row (a write, or a look-up with BatchedLookUps), run for many: every
+ * parameter is an array with one element per row (read through `unnest`). Run alone, a row is the
+ * same SQL with one-element arrays, so there is one statement to test whether one caller or many
+ * use it.
  */
 export interface RowStatement {
   readonly sql: string;
