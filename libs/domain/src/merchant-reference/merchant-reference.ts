@@ -42,5 +42,17 @@ export function claimMerchantReference(
       'merchant_reference',
     );
   }
-  return [{ type: 'MerchantReferenceClaimed', data: { ...claim, at: now.toISOString() } }];
+  // Listed, not spread (README, Architecture: allocation on the hot path).
+  return [
+    {
+      type: 'MerchantReferenceClaimed',
+      data: {
+        accountId: claim.accountId,
+        environment: claim.environment,
+        merchantReference: claim.merchantReference,
+        payoutId: claim.payoutId,
+        at: now.toISOString(),
+      },
+    },
+  ];
 }

@@ -38,7 +38,10 @@ export function decideCreatePayout(data: CreateData, state: PayoutState, now: Da
       currency: 'USD',
       merchantReference,
       delivery: data.delivery,
-      ...recipient,
+      // Listed, not spread (README, Architecture: allocation on the hot path).
+      customerEmail: recipient.customerEmail,
+      customerId: recipient.customerId,
+      returnUrl: recipient.returnUrl,
       description: optionalText(data.description, 'description'),
       caseReference: optionalText(data.caseReference, 'case_reference'),
       originalPaymentId: optionalText(data.originalPaymentId, 'original_payment_id'),
