@@ -98,4 +98,13 @@ describe('asStoredJson', () => {
     const value = asStoredJson('{"zeta":1,"b":{"yy":1,"x":2},"aa":[{"d":1,"c":2}],"é":1,"a":0}');
     expect(JSON.stringify(value)).toBe('{"a":0,"b":{"x":2,"yy":1},"aa":[{"c":2,"d":1}],"é":1,"zeta":1}');
   });
+
+  it('orders each shape right when it comes again, also when two key sets join to the same text', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(JSON.stringify(asStoredJson('{"bb":1,"a":2}'))).toBe('{"a":2,"bb":1}');
+      // Keys "bb", "a" and the single key "bb,a" would share a signature joined by commas.
+      expect(JSON.stringify(asStoredJson('{"bb,a":1}'))).toBe('{"bb,a":1}');
+      expect(JSON.stringify(asStoredJson('{"a":1,"bb":{"d":1,"c":2}}'))).toBe('{"a":1,"bb":{"c":2,"d":1}}');
+    }
+  });
 });
