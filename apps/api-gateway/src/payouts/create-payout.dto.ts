@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { EMAIL_ADDRESS_MAX_LENGTH, isDeliverableEmailAddress } from '@payouts/domain';
+import { EMAIL_ADDRESS_MAX_LENGTH, isDeliverableEmailAddress, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import { RETURN_URL_OPTIONS } from './return-url-rule';
 import {
   IsIn,
@@ -14,7 +14,10 @@ import {
 } from 'class-validator';
 
 /** Decimal string, no sign or exponent, at most two decimals (the domain parses it again, strictly). */
-const MONEY_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
+export const MONEY_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
+
+/** The longest each text field may be (spec 8), in characters; each is at least 1 long. */
+const MAX = PAYOUT_TEXT_LIMITS;
 const code = (value: string) => ({ context: { code: value } });
 
 /**
@@ -46,11 +49,13 @@ export class CreatePayoutDto {
   @ApiProperty({
     type: String,
     minLength: 1,
-    maxLength: 191,
+    maxLength: MAX.merchant_reference,
     description: "The merchant's own id; permanently unique per account",
   })
   @IsString()
-  @Length(1, 191, { message: 'merchant_reference must be 1 to 191 characters' })
+  @Length(1, MAX.merchant_reference, {
+    message: `merchant_reference must be 1 to ${MAX.merchant_reference} characters`,
+  })
   merchant_reference!: string;
 
   @ApiProperty({ type: String, enum: ['link', 'redirect'] })
@@ -78,19 +83,21 @@ export class CreatePayoutDto {
     { name: 'isDeliverableEmailAddress', validator: { validate: isDeliverableEmailAddress } },
     { message: 'customer_email is not a valid e-mail address' },
   )
-  @Length(1, 255, { message: 'customer_email must be at most 255 characters' })
+  @Length(1, MAX.customer_email, {
+    message: `customer_email must be at most ${MAX.customer_email} characters`,
+  })
   @IsString({ message: 'customer_email is required for link delivery' })
   customer_email?: string;
 
   @ApiPropertyOptional({
     type: String,
     minLength: 1,
-    maxLength: 191,
+    maxLength: MAX.customer_id,
     description: 'Required for `redirect` delivery; binds the payout to that customer permanently',
   })
   @ValidateIf((body: CreatePayoutDto) => body.delivery === 'redirect' || body.customer_id !== undefined)
   @IsString({ message: 'customer_id is required for redirect delivery' })
-  @Length(1, 191, { message: 'customer_id must be 1 to 191 characters' })
+  @Length(1, MAX.customer_id, { message: `customer_id must be 1 to ${MAX.customer_id} characters` })
   customer_id?: string;
 
   @ApiPropertyOptional({
@@ -109,36 +116,40 @@ export class CreatePayoutDto {
     type: String,
     nullable: true,
     minLength: 1,
-    maxLength: 255,
+    maxLength: MAX.description,
     description: 'Shown to the recipient; null is the same as left out',
   })
   @IsOptional()
   @IsString()
-  @Length(1, 255, { message: 'description must be 1 to 255 characters' })
+  @Length(1, MAX.description, { message: `description must be 1 to ${MAX.description} characters` })
   description?: string;
 
   @ApiPropertyOptional({
     type: String,
     nullable: true,
     minLength: 1,
-    maxLength: 191,
+    maxLength: MAX.case_reference,
     description: 'Never shown to the recipient; null is the same as left out',
   })
   @IsOptional()
   @IsString()
-  @Length(1, 191, { message: 'case_reference must be 1 to 191 characters' })
+  @Length(1, MAX.case_reference, {
+    message: `case_reference must be 1 to ${MAX.case_reference} characters`,
+  })
   case_reference?: string;
 
   @ApiPropertyOptional({
     type: String,
     nullable: true,
     minLength: 1,
-    maxLength: 64,
+    maxLength: MAX.original_payment_id,
     description: 'The payment being refunded; null is the same as left out',
   })
   @IsOptional()
   @IsString()
-  @Length(1, 64, { message: 'original_payment_id must be 1 to 64 characters' })
+  @Length(1, MAX.original_payment_id, {
+    message: `original_payment_id must be 1 to ${MAX.original_payment_id} characters`,
+  })
   original_payment_id?: string;
 
   // The merchant never supplies a receiving address: the recipient chooses it.

@@ -47,6 +47,7 @@ import {
 import type { PayoutPrincipal } from '../auth/payout-principal';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { IdempotentAnswer, IdempotentResult } from '../idempotency/idempotent-requests';
+import { acceptedCommonCreateBody } from './common-create-body';
 import { CreatePayoutDto } from './create-payout.dto';
 import { parseListQuery } from './list-query';
 import { PayoutQueries } from './payout-queries';
@@ -87,12 +88,18 @@ const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
 const CREATE_PATH = '/api/payout/create';
 const createBodyPipe = apiValidationPipe();
 
-/** The pipe's own rules and error body; `transform: false`, so the body comes back as sent. */
+/**
+ * The pipe's own rules and error body; `transform: false`, so the body comes back as sent. The
+ * common body is accepted without the pipe (acceptedCommonCreateBody), to the same effect.
+ */
 async function validCreateBody(body: unknown): Promise<CreatePayoutDto> {
-  return (await createBodyPipe.transform(body, {
-    type: 'body',
-    metatype: CreatePayoutDto,
-  })) as CreatePayoutDto;
+  return (
+    acceptedCommonCreateBody(body) ??
+    ((await createBodyPipe.transform(body, {
+      type: 'body',
+      metatype: CreatePayoutDto,
+    })) as CreatePayoutDto)
+  );
 }
 
 /** Spec 4.2, under `/api/payout` (production) and `/sandbox/api/payout` (sandbox). */
