@@ -57,15 +57,27 @@ export function appendStreamsStatement(appends: readonly EncodedAppend[]): {
       eventIds,
       types,
       schemaVersions,
-      data,
-      metadata,
+      jsonArrayOf(data),
+      jsonArrayOf(metadata),
     ],
   };
 }
 
+/**
+ * The events' JSON texts as one JSON array: no escaping, where a text[] literal escapes every
+ * quote of every event (in the gateway's profile, that escaping was 3% of its CPU per create).
+ */
+function jsonArrayOf(jsonTexts: readonly string[]): string {
+  return `[${jsonTexts.join(',')}]`;
+}
+
+/** A jsonb array as the function's jsonb[], in the array's order. */
+const elementsOf = (param: string) =>
+  `ARRAY(SELECT e.value FROM jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS e(value, n) ORDER BY e.n)`;
+
 const APPEND_TO_STREAMS_SQL = `SELECT appended_stream, appended_version, appended_position, appended_transaction, appended_at
   FROM append_to_streams($1::text[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::integer[],
-    $7::uuid[], $8::text[], $9::integer[], $10::jsonb[], $11::jsonb[])`;
+    $7::uuid[], $8::text[], $9::integer[], ${elementsOf('$10')}, ${elementsOf('$11')})`;
 
 /** One written event, as `append_to_streams` returns it. */
 export interface StreamsAppendedRow {
