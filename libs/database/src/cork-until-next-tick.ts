@@ -12,16 +12,28 @@ const corkedSockets = new WeakSet<CorkableStream>();
  * every socket write costs the sender the loopback's whole delivery as well.
  */
 export function corkUntilNextTick(client: Client): void {
+  corkUntil(client, (uncork) => process.nextTick(() => process.nextTick(uncork)));
+}
+
+/**
+ * Holds them until the event loop's turn ends (setImmediate, after the turn's I/O callbacks): the
+ * statements of every request read in this turn, each issued from an I/O callback of its own, go
+ * out in one write. For the shared connections' plain reads; a statement waits at most the rest
+ * of the turn, as a batched look-up does (BatchedLookUps).
+ */
+export function corkUntilTurnEnds(client: Client): void {
+  corkUntil(client, (uncork) => setImmediate(uncork));
+}
+
+function corkUntil(client: Client, schedule: (uncork: () => void) => void): void {
   const stream = (client as unknown as { connection?: { stream?: Partial<CorkableStream> } }).connection
     ?.stream;
   if (!stream?.cork || !stream.uncork || corkedSockets.has(stream as CorkableStream)) return;
   const socket = stream as CorkableStream;
   socket.cork();
   corkedSockets.add(socket);
-  process.nextTick(() =>
-    process.nextTick(() => {
-      corkedSockets.delete(socket);
-      socket.uncork();
-    }),
-  );
+  schedule(() => {
+    corkedSockets.delete(socket);
+    socket.uncork();
+  });
 }

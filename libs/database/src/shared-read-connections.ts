@@ -1,5 +1,5 @@
 import { Client, ClientConfig, QueryConfig, QueryResult } from 'pg';
-import { corkUntilNextTick } from './cork-until-next-tick';
+import { corkUntilTurnEnds } from './cork-until-next-tick';
 
 /**
  * A few connections that every caller shares, in pg's pipeline mode, for the hot read-only look-ups
@@ -14,6 +14,7 @@ import { corkUntilNextTick } from './cork-until-next-tick';
 export class SharedReadConnections {
   private readonly connections: (Promise<Client> | undefined)[];
   private next = 0;
+  private turnSlot: number | undefined;
   private closed = false;
 
   constructor(
@@ -25,9 +26,23 @@ export class SharedReadConnections {
   }
 
   async query(config: QueryConfig): Promise<QueryResult> {
-    const client = await this.connection(this.next++ % this.connections.length);
-    corkUntilNextTick(client);
+    const client = await this.connection(this.slotOfThisTurn());
+    corkUntilTurnEnds(client);
     return client.query(config);
+  }
+
+  /**
+   * The statements of one turn of the event loop share a connection, so they go out in one write;
+   * the next turn's take the next connection, so the server still answers on all of them.
+   */
+  private slotOfThisTurn(): number {
+    if (this.turnSlot === undefined) {
+      this.turnSlot = this.next++ % this.connections.length;
+      setImmediate(() => {
+        this.turnSlot = undefined;
+      });
+    }
+    return this.turnSlot;
   }
 
   async close(): Promise<void> {
