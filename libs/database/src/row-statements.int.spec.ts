@@ -1,6 +1,5 @@
-import { TestDatabase, testBackends } from '@payouts/testing';
+import { countSocketWrites, TestDatabase, testBackends } from '@payouts/testing';
 import { batchingRows, RowStatement, writeRow } from './row-statements';
-import { Socket } from 'node:net';
 import type { SqlQueryable } from './sql-client';
 
 const UPSERT: RowStatement = {
@@ -100,32 +99,18 @@ for (const backend of testBackends().filter((candidate) => candidate.name === 'p
 
     it("writes a transaction's BEGIN, its statement and its row batches to the socket at once", async () => {
       // Every socket write of this process while the transaction runs (it is the only one running).
-      const writes: number[] = [];
-      const prototype = Socket.prototype as unknown as Record<
-        '_write' | '_writev',
-        (...args: unknown[]) => unknown
-      >;
-      const spies = (['_write', '_writev'] as const).map((method) => {
-        const original = prototype[method];
-        return jest.spyOn(prototype, method).mockImplementation(function (this: Socket, ...args: unknown[]) {
-          writes.push(1);
-          return original.apply(this, args);
-        });
-      });
-      try {
-        await database.db.transaction(async (tx) => {
+      const { writes } = await countSocketWrites(() =>
+        database.db.transaction(async (tx) => {
           const batched = batchingRows(tx);
           await Promise.all([
             tx.query('SELECT 1'),
             writeRow(batched, ROW, ['w1']),
             writeRow(batched, ROW, ['w2']),
           ]);
-        });
-      } finally {
-        spies.forEach((spy) => spy.mockRestore());
-      }
+        }),
+      );
       // BEGIN, the SELECT and the batch in one write; COMMIT, once every answer was seen, in another.
-      expect(writes).toHaveLength(2);
+      expect(writes).toBe(2);
     });
   });
 }

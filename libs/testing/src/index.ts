@@ -1,3 +1,4 @@
 export * from './test-databases';
 export * from './test-infrastructure.module';
 export * from './money-invariants';
+export * from './socket-writes';
