@@ -77,8 +77,8 @@ function inJsonbKeyOrder(value: unknown): unknown {
 
 /**
  * Event data comes in a few shapes, each always with its keys in the same order, so each order's
- * sort is remembered (a payout's creation has 18 keys: sorting them was most of its parse). Bounded,
- * since nothing stops a caller's metadata from having many shapes.
+ * sort is remembered (measured over a create's four events: 3.7 us a parse, 2.1 with the orders
+ * remembered). Bounded, since nothing stops a caller's metadata from having many shapes.
  */
 const MAX_KNOWN_KEY_ORDERS = 1_000;
 const knownKeyOrders = new Map<string, { keys: readonly string[]; order: readonly string[] }>();
