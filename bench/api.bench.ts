@@ -19,7 +19,8 @@
  * two cores divided by the machine µs is the most requests per second this machine can serve.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -59,8 +60,8 @@ interface Measure {
 
 async function main(): Promise<void> {
   const database = await createFreshDatabase(SERVER_URL, 'api_bench');
-  const gatewayPort = randomInt(4100, 4600);
-  const barePort = gatewayPort + 1;
+  // Ports the system gives as free: a random one in a fixed range can be a local service's (4369 is epmd).
+  const [gatewayPort, barePort] = [await freePort(), await freePort()];
   // BENCH_GATEWAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the gateway under load.
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const gateway = await startProcess('gateway', [...nodeArgs, join(DIST, 'apps/api-gateway/src/main.js')], {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   });
   const bare = await startProcess('bare', [join(DIST, 'bench/bare-fastify-server.js'), String(barePort)], {});
   try {
-    await waitReady(`http://127.0.0.1:${gatewayPort}/health/ready`);
+    await waitReady(`http://127.0.0.1:${gatewayPort}/health/ready`, gateway);
     const tokens = await setUpAccounts(`http://127.0.0.1:${gatewayPort}`);
     const measures: Measure[] = [];
     const created: string[] = [];
@@ -324,8 +325,24 @@ function startProcess(name: string, args: string[], env: Record<string, string>)
   return Promise.resolve(child);
 }
 
-async function waitReady(url: string): Promise<void> {
+/** A port nothing listens on now: the system's pick for port 0, released at once. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i += 1) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}) before ${url} was ready`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
