@@ -1,4 +1,4 @@
-import { TestDatabase, testBackends } from '@payouts/testing';
+import { countSocketWrites, TestDatabase, testBackends } from '@payouts/testing';
 import { BatchedLookUps } from './batched-look-ups';
 import { RowStatement } from './row-statements';
 import type { SqlQueryable } from './sql-client';
@@ -76,4 +76,27 @@ describe.each(testBackends())('batched look-ups on $name', (backend) => {
   it('refuses a statement that cannot say which row answers which look-up', () => {
     expect(() => new BatchedLookUps(database.db.reads, { sql: LABELS.sql })).toThrow(/which row answers/);
   });
+
+  if (backend.name === 'postgres') {
+    it("writes a turn's statement at that turn's end, not a turn later", async () => {
+      // Both shared connections open first (a turn takes one), so nothing waits for a connection.
+      await database.db.reads.query('SELECT 1');
+      await database.db.reads.query('SELECT 1');
+      const lookUps = new BatchedLookUps<{ label: string }>(database.db.reads, LABELS);
+      const events: string[] = [];
+      const { result: found } = await countSocketWrites(
+        () =>
+          new Promise<{ label: string }[]>((resolve) =>
+            setImmediate(() => {
+              // As a request's I/O callback: its look-up, then work queued behind the look-up's flush.
+              resolve(lookUps.lookUp(['7']));
+              setImmediate(() => events.push('work queued behind the flush'));
+            }),
+          ),
+        () => events.push('write'),
+      );
+      expect(labelsOf([found])).toEqual([['label 7']]);
+      expect(events.slice(0, 2)).toEqual(['write', 'work queued behind the flush']);
+    });
+  }
 });

@@ -1,5 +1,6 @@
 import { RowStatement, runRowStatement } from './row-statements';
 import type { SqlQueryable } from './sql-client';
+import { atTurnEnd } from './turn-end';
 
 type Answers = NonNullable<RowStatement['answers']>;
 
@@ -12,7 +13,7 @@ interface Waiting {
  * The look-ups of one row statement (a read, see RowStatement) that concurrent requests make, sent
  * as one statement per turn of the event loop. Each request arrives in an I/O callback of its own,
  * so the look-ups of every request read in one turn are gathered until the turn's I/O is done
- * (setImmediate): one statement, one socket write and one server cycle where each request had its
+ * (atTurnEnd): one statement, one socket write and one server cycle where each request had its
  * own. A look-up waits at most the rest of that turn, so it still reads what was committed before
  * its request arrived. Look-ups with the same parameters share a row; a failed statement fails
  * every look-up in it.
@@ -42,7 +43,7 @@ export class BatchedLookUps<Row> {
       entry.callers.push({ resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        atTurnEnd(() => this.flush());
       }
     }) as Promise<Row[]>;
   }

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { atTurnEnd } from './turn-end';
 
 /** The socket of a pg connection: pg's types do not expose it. */
 type CorkableStream = { cork(): void; uncork(): void };
@@ -16,13 +17,13 @@ export function corkUntilNextTick(client: Client): void {
 }
 
 /**
- * Holds them until the event loop's turn ends (setImmediate, after the turn's I/O callbacks): the
+ * Holds them until the event loop's turn ends (atTurnEnd, after the turn's I/O callbacks): the
  * statements of every request read in this turn, each issued from an I/O callback of its own, go
  * out in one write. For the shared connections' plain reads; a statement waits at most the rest
  * of the turn, as a batched look-up does (BatchedLookUps).
  */
 export function corkUntilTurnEnds(client: Client): void {
-  corkUntil(client, (uncork) => setImmediate(uncork));
+  corkUntil(client, atTurnEnd);
 }
 
 function corkUntil(client: Client, schedule: (uncork: () => void) => void): void {

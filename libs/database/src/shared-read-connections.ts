@@ -1,5 +1,6 @@
 import { Client, ClientConfig, QueryConfig, QueryResult } from 'pg';
 import { corkUntilTurnEnds } from './cork-until-next-tick';
+import { atTurnEnd } from './turn-end';
 
 /**
  * A few connections that every caller shares, in pg's pipeline mode, for the hot read-only look-ups
@@ -13,6 +14,8 @@ import { corkUntilTurnEnds } from './cork-until-next-tick';
  */
 export class SharedReadConnections {
   private readonly connections: (Promise<Client> | undefined)[];
+  /** The connections that are open, by slot. */
+  private readonly open: (Client | undefined)[];
   private next = 0;
   private turnSlot: number | undefined;
   private closed = false;
@@ -23,10 +26,14 @@ export class SharedReadConnections {
   ) {
     if (!Number.isSafeInteger(count) || count < 1) throw new RangeError('count must be a positive integer');
     this.connections = new Array<Promise<Client> | undefined>(count).fill(undefined);
+    this.open = new Array<Client | undefined>(count).fill(undefined);
   }
 
   async query(config: QueryConfig): Promise<QueryResult> {
-    const client = await this.connection(this.slotOfThisTurn());
+    const slot = this.slotOfThisTurn();
+    // An open connection is corked before any await: a statement issued at the turn's end (a
+    // batched look-up's) is then written in that same turn, not a turn later.
+    const client = (!this.closed && this.open[slot]) || (await this.connection(slot));
     corkUntilTurnEnds(client);
     return client.query(config);
   }
@@ -38,7 +45,7 @@ export class SharedReadConnections {
   private slotOfThisTurn(): number {
     if (this.turnSlot === undefined) {
       this.turnSlot = this.next++ % this.connections.length;
-      setImmediate(() => {
+      atTurnEnd(() => {
         this.turnSlot = undefined;
       });
     }
@@ -61,7 +68,10 @@ export class SharedReadConnections {
     if (existing) return existing;
     const client = new Client({ ...this.config, pipeline: true });
     const connecting: Promise<Client> = client.connect().then(
-      () => client,
+      () => {
+        if (this.connections[slot] === connecting) this.open[slot] = client;
+        return client;
+      },
       (error: unknown) => {
         forget();
         throw error;
@@ -69,6 +79,7 @@ export class SharedReadConnections {
     );
     const forget = () => {
       if (this.connections[slot] === connecting) this.connections[slot] = undefined;
+      if (this.open[slot] === client) this.open[slot] = undefined;
     };
     // A lost server must not crash the process: the statements on it fail, the slot reconnects.
     client.on('error', forget);
