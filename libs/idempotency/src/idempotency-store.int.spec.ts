@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PostgresSqlClient } from '@payouts/database';
+import { batchingRows, PostgresSqlClient } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { requestHash } from './idempotency-key';
 import { IdempotencyDecision, IdempotencyScope, IdempotencyStore } from './idempotency-store';
@@ -213,6 +213,34 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
       status: 201,
       body: { payout_id: 'po_1', by: 'retry' },
     });
+  });
+
+  it("stores a group's answers in one statement: each key its own, the first of a key given twice, a completed key kept", async () => {
+    const [first, second, twice, done] = [newKey(), newKey(), newKey(), newKey()];
+    for (const key of [first, second, twice, done]) await store.begin(CREATE, key, HASH, `po_${key}`);
+    await store.complete(CREATE, done, 201, { by: 'earlier' });
+
+    await database.db.transaction(async (tx) => {
+      // Completed in the same turn through a batching queryable: one call of complete_idempotency_keys.
+      const batched = batchingRows(tx);
+      await Promise.all([
+        store.completeWithin(batched, CREATE, first, 201, { by: 'first' }),
+        store.completeWithin(batched, CREATE, twice, 201, { by: 'twice, first' }),
+        store.completeWithin(batched, CREATE, second, 422, { by: 'second' }),
+        store.completeWithin(batched, CREATE, twice, 201, { by: 'twice, second' }),
+        store.completeWithin(batched, CREATE, done, 201, { by: 'late' }),
+      ]);
+    });
+
+    const answers = await Promise.all(
+      [first, second, twice, done].map((key) => store.begin(CREATE, key, HASH, 'po_other')),
+    );
+    expect(answers).toEqual([
+      { kind: 'replay', status: 201, body: { by: 'first' } },
+      { kind: 'replay', status: 422, body: { by: 'second' } },
+      { kind: 'replay', status: 201, body: { by: 'twice, first' } },
+      { kind: 'replay', status: 201, body: { by: 'earlier' } },
+    ]);
   });
 
   it('refuses to complete or release a key that was never begun', async () => {

@@ -106,7 +106,7 @@ const TAKE_OVER_SQL = `UPDATE idempotency_keys
 
 // The first answer stored for a key is the answer for good: a later complete changes nothing.
 // Written for many rows (writeRow): a group commit's members store their answers in one call,
-// which updates each key by its primary key (migration 0012 says why not one joined UPDATE).
+// one joined UPDATE planned to find each key by its primary key (migrations 0012 and 0014 say why).
 const COMPLETE_ROWS: RowStatement = {
   sql: `SELECT account_id, environment, method, path, idempotency_key
   FROM complete_idempotency_keys($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
