@@ -18,7 +18,7 @@ export const CONSTRAINTS = {
 } as const;
 
 /**
- * An append as one call of `append_to_streams` (migration 0011): the streams' steps and events in
+ * An append as one call of `append_to_streams` (migrations 0011, 0015): the streams' steps and events in
  * one statement, atomic on its own, so one message cycle on the server whatever the count.
  * Streams in the order given (sorted by the encoder); events as parallel arrays, each naming its
  * stream (1-based) and its place in that stream's append.

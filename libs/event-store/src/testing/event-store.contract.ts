@@ -239,6 +239,15 @@ export function describeEventStoreContract(
         expectInFeedOrder(result.events);
       });
 
+      it('names the first stream in stream-id order when several of an append conflict', async () => {
+        const [a, b] = [uniqueId('first-a'), uniqueId('first-b')];
+        await store.append([stream(a, 'no_stream', 1), stream(b, 'no_stream', 1)]);
+        // Given in the other order; both steps fail.
+        const conflict = store.append([stream(b, 5, 1), stream(a, 'no_stream', 1)]);
+        await expect(conflict).rejects.toMatchObject({ name: 'StreamVersionConflictError', streamId: a });
+        expect((await store.readStream(b)).version).toBe(1);
+      });
+
       it('appends many streams of every expected-version kind at once, each numbered after its own version', async () => {
         const ids = Array.from({ length: 30 }, (_, i) => uniqueId(`many-${String(i).padStart(2, '0')}`));
         // Every third stream exists at version 2 beforehand.
