@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Pool, PoolConfig, QueryConfig, QueryResult } from 'pg';
+import { Pool, PoolConfig, QueryResult } from 'pg';
 import { corkUntilNextTick } from './cork-until-next-tick';
 import { IssuedStatements } from './issued-statements';
+import { PgQuery, pooled, submitted } from './pg-query';
 import { SharedReadConnections } from './shared-read-connections';
 import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 
@@ -47,7 +48,7 @@ export class PostgresSqlClient implements SqlClient {
       },
       options.sharedReadConnections ?? 2,
     );
-    this.reads = this.queryableOver((config) => this.shared.query(config));
+    this.reads = this.queryableOver((query) => this.shared.query(query));
   }
 
   async query<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
@@ -58,28 +59,27 @@ export class PostgresSqlClient implements SqlClient {
   private readonly preparedNames = new Map<string, string>();
 
   async queryPrepared<Row>(sql: string, params: readonly unknown[] = []): Promise<SqlResult<Row>> {
-    const result = await this.pool.query(this.preparedQuery(sql, params));
-    return toSqlResult<Row>(result);
+    return toSqlResult<Row>(await pooled(this.pool, this.preparedQuery(sql, params)));
   }
 
   /** Statements sent by `send`: plain, or as this client's named prepared statements. */
-  private queryableOver(send: (config: QueryConfig) => Promise<QueryResult>): SqlQueryable {
+  private queryableOver(send: (query: PgQuery) => Promise<QueryResult>): SqlQueryable {
     return {
       query: async <Row>(sql: string, params?: readonly unknown[]) =>
-        toSqlResult<Row>(await send({ text: sql, values: params as unknown[] | undefined })),
+        toSqlResult<Row>(await send(new PgQuery(sql, params))),
       queryPrepared: async <Row>(sql: string, params: readonly unknown[] = []) =>
         toSqlResult<Row>(await send(this.preparedQuery(sql, params))),
     };
   }
 
   /** pg keeps the parsed statement per connection under this name and parses it once there. */
-  private preparedQuery(sql: string, params: readonly unknown[]): QueryConfig {
+  private preparedQuery(sql: string, params: readonly unknown[]): PgQuery {
     let name = this.preparedNames.get(sql);
     if (name === undefined) {
       name = `stmt_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
       this.preparedNames.set(sql, name);
     }
-    return { name, text: sql, values: [...params] };
+    return new PgQuery(sql, params, name);
   }
 
   /**
@@ -92,14 +92,14 @@ export class PostgresSqlClient implements SqlClient {
   async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const issued = new IssuedStatements();
-    const send = (config: QueryConfig): Promise<QueryResult> => {
+    const send = (query: PgQuery): Promise<QueryResult> => {
       corkUntilNextTick(client);
-      return client.query(config);
+      return submitted(query, (q) => client.query(q));
     };
     const tx = issued.tracking(this.queryableOver(send));
     let broken = false;
     try {
-      void issued.track(send({ text: 'BEGIN' }));
+      void issued.track(send(new PgQuery('BEGIN', undefined)));
       const value = await work(tx);
       await issued.allSucceeded();
       issued.end();

@@ -1,4 +1,5 @@
-import { Client, ClientConfig, QueryConfig, QueryResult } from 'pg';
+import { Client, ClientConfig, QueryResult } from 'pg';
+import { PgQuery, submitted } from './pg-query';
 import { corkUntilTurnEnds } from './cork-until-next-tick';
 import { atTurnEnd } from './turn-end';
 
@@ -29,13 +30,13 @@ export class SharedReadConnections {
     this.open = new Array<Client | undefined>(count).fill(undefined);
   }
 
-  async query(config: QueryConfig): Promise<QueryResult> {
+  async query(query: PgQuery): Promise<QueryResult> {
     const slot = this.slotOfThisTurn();
     // An open connection is corked before any await: a statement issued at the turn's end (a
     // batched look-up's) is then written in that same turn, not a turn later.
     const client = (!this.closed && this.open[slot]) || (await this.connection(slot));
     corkUntilTurnEnds(client);
-    return client.query(config);
+    return submitted(query, (q) => client.query(q));
   }
 
   /**
