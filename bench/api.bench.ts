@@ -21,7 +21,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
@@ -76,6 +76,8 @@ async function main(): Promise<void> {
     DEFAULT_MAX_OPEN_EXPOSURE: '100000000000.00',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATABASE_POOL_SIZE: '40',
+    // As the image runs it (docker/Dockerfile), so the figures are the shipped configuration's.
+    NODE_OPTIONS: imageNodeOptions(),
     // e.g. PGOPTIONS="-c plan_cache_mode=force_generic_plan" to try server settings per session.
     ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
   });
@@ -323,6 +325,14 @@ function startProcess(name: string, args: string[], env: Record<string, string>)
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk.toString()}`));
   child.stdout?.resume();
   return Promise.resolve(child);
+}
+
+/** The NODE_OPTIONS the image runs every app with. */
+function imageNodeOptions(): string {
+  const dockerfile = readFileSync(join(DIST, '..', 'docker', 'Dockerfile'), 'utf8');
+  const options = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
+  if (options === undefined) throw new Error('docker/Dockerfile sets no NODE_OPTIONS');
+  return options;
 }
 
 /** A port nothing listens on now: the system's pick for port 0, released at once. */
