@@ -3,15 +3,17 @@
  * the same requests in the same run (`bench/bare-fastify-server.ts`).
  *
  *   npm run bench:api     (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
- *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCOUNTS=40 npm run bench:api
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCOUNTS=40 BENCH_ROUNDS=3 BENCH_WARMUP_SECONDS=5 \
+ *     npm run bench:api
  *
  * Creates a fresh database, starts the built api-gateway as its own process against it, sets up
  * BENCH_ACCOUNTS funded accounts through the operator and dashboard APIs, then runs autocannon:
  *   create  POST /sandbox/api/payout/create, a unique Idempotency-Key and merchant_reference per
  *           request, spread round-robin over the accounts
  *   get     GET /sandbox/api/payout/{id} over the payouts the create run made
- * and the same two against the bare server. Rounds alternate gateway and bare; the summary gives
- * medians. Everything runs on this machine (loopback only) and stops by itself.
+ * and the same two against the bare server, first for BENCH_WARMUP_SECONDS (default 5) unmeasured,
+ * then in measured rounds that alternate gateway and bare; the summary gives medians. Everything
+ * runs on this machine (loopback only) and stops by itself.
  *
  * Beside each figure, the CPU time one request cost (Linux /proc): the server process, the local
  * PostgreSQL server's processes, and the whole machine (both, plus autocannon and the kernel). On
@@ -38,6 +40,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const OPERATOR_TOKEN = `op_${randomBytes(16).toString('hex')}`;
 const DIST = join(__dirname, '..');
 
@@ -87,6 +90,13 @@ async function main(): Promise<void> {
     const tokens = await setUpAccounts(`http://127.0.0.1:${gatewayPort}`);
     const measures: Measure[] = [];
     const created: string[] = [];
+    // Unmeasured: V8 compiles the hot paths during the first seconds under load, and a measured
+    // round that includes them compares a half-compiled server with a compiled bare one.
+    for (const target of WARM_UP_SECONDS > 0 ? (['gateway', 'bare'] as const) : []) {
+      const base = `http://127.0.0.1:${target === 'gateway' ? gatewayPort : barePort}`;
+      await runCreate(target, base, tokens, target === 'gateway' ? created : [], WARM_UP_SECONDS);
+      await runGet(target, base, tokens, created, WARM_UP_SECONDS);
+    }
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const target of ['gateway', 'bare'] as const) {
         const base = `http://127.0.0.1:${target === 'gateway' ? gatewayPort : barePort}`;
@@ -171,12 +181,13 @@ async function runCreate(
   base: string,
   tokens: string[],
   created: string[],
+  seconds = SECONDS,
 ): Promise<Measure> {
   let next = 0;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [
       {
         method: 'POST',
@@ -220,12 +231,13 @@ async function runGet(
   base: string,
   tokens: string[],
   created: string[],
+  seconds = SECONDS,
 ): Promise<Measure> {
   let next = 0;
   const result = await autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [
       {
         method: 'GET',
