@@ -8,3 +8,4 @@ export * from './grouping-queue';
 export * from './grouped-writes';
 export * from './row-statements';
 export * from './batched-look-ups';
+export * from './one-writer-refusal';

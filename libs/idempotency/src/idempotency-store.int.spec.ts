@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { batchingRows, PostgresSqlClient } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { requestHash } from './idempotency-key';
-import { IdempotencyDecision, IdempotencyScope, IdempotencyStore } from './idempotency-store';
+import {
+  IdempotencyDecision,
+  IdempotencyKeyTakenError,
+  IdempotencyScope,
+  IdempotencyStore,
+} from './idempotency-store';
 
 const LEASE_MS = 30_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -241,6 +246,119 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
       { kind: 'replay', status: 201, body: { by: 'twice, first' } },
       { kind: 'replay', status: 201, body: { by: 'earlier' } },
     ]);
+  });
+
+  describe('a key not seen before, inserted with its answer by the work (no claim of its own)', () => {
+    const attempt = { hash: HASH, resourceId: 'po_1' };
+
+    it('is unused until inserted, then replays like a completed claim', async () => {
+      const key = newKey();
+      await expect(store.isUnused(CREATE, key)).resolves.toBe(true);
+      await database.db.transaction((tx) =>
+        store.claimWithin(tx, CREATE, key, attempt, 201, { payout_id: 'po_1' }),
+      );
+      await expect(store.isUnused(CREATE, key)).resolves.toBe(false);
+      await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+        kind: 'replay',
+        status: 201,
+        body: { payout_id: 'po_1' },
+      });
+      await expect(store.begin(CREATE, key, requestHash('POST', CREATE.path, {}), 'po_2')).resolves.toEqual({
+        kind: 'mismatch',
+      });
+    });
+
+    it('writes nothing when its transaction rolls back', async () => {
+      const key = newKey();
+      await expect(
+        database.db.transaction(async (tx) => {
+          await store.claimWithin(tx, CREATE, key, attempt, 201, { payout_id: 'po_1' });
+          throw new Error('the work failed after storing its answer');
+        }),
+      ).rejects.toThrow('the work failed');
+      await expect(store.isUnused(CREATE, key)).resolves.toBe(true);
+    });
+
+    it('is refused with IdempotencyKeyTakenError, rolling its transaction back, once another request claimed the key', async () => {
+      const key = newKey();
+      await expect(store.isUnused(CREATE, key)).resolves.toBe(true);
+      // Another request (another process) claims it in between.
+      await expect(store.begin(CREATE, key, HASH, 'po_other')).resolves.toMatchObject({ kind: 'proceed' });
+      const marker = `marker-${randomUUID()}`;
+      await expect(
+        database.db.transaction(async (tx) => {
+          await tx.query(
+            `INSERT INTO idempotency_keys (account_id, environment, method, path, idempotency_key, request_hash,
+               state, resource_id, locked_until, created_at)
+             VALUES ('acct_marker', 'production', 'POST', '/x', $1, $2, 'in_flight', 'r', NULL, now())`,
+            [marker, HASH],
+          );
+          await store.claimWithin(tx, CREATE, key, attempt, 201, { payout_id: 'po_1' });
+        }),
+      ).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      const { rows } = await database.db.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [
+        marker,
+      ]);
+      expect(rows).toHaveLength(0);
+      // The claim is untouched: still in flight for the other request.
+      await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({ kind: 'in_progress' });
+    });
+
+    it('stores a refusal as the first answer, or says the key was taken', async () => {
+      const key = newKey();
+      const refusal = { error: { code: 'amount_out_of_range', message: 'too much' } };
+      await expect(store.storeFirstAnswer(CREATE, key, attempt, 422, refusal)).resolves.toBe(true);
+      await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+        kind: 'replay',
+        status: 422,
+        body: refusal,
+      });
+      await expect(store.storeFirstAnswer(CREATE, key, attempt, 201, {})).resolves.toBe(false);
+      await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toMatchObject({ status: 422 });
+    });
+
+    it('leaves an unknown outcome as a released claim: the retry proceeds with the same resource id', async () => {
+      const key = newKey();
+      await store.releaseUnclaimed(CREATE, key, attempt);
+      await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+        kind: 'proceed',
+        resourceId: 'po_1',
+        retryOfUnresolved: true,
+      });
+    });
+
+    it('keeps the answer of an attempt that did commit when its outcome is released as unknown', async () => {
+      const key = newKey();
+      await database.db.transaction((tx) => store.claimWithin(tx, CREATE, key, attempt, 201, { id: 1 }));
+      await store.releaseUnclaimed(CREATE, key, attempt);
+      await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
+        kind: 'replay',
+        status: 201,
+        body: { id: 1 },
+      });
+    });
+
+    it("inserts a group's keys in one statement, each answered for its own", async () => {
+      const [first, taken, third] = [newKey(), newKey(), newKey()];
+      await store.begin(CREATE, taken, HASH, 'po_taken');
+      const outcomes = await database.db.transaction(async (tx) => {
+        const batched = batchingRows(tx);
+        const settled = await Promise.allSettled(
+          [first, taken, third].map((key) => store.claimWithin(batched, CREATE, key, attempt, 201, { key })),
+        );
+        return settled.map((o) => o.status);
+      });
+      // The transaction committed (the caller decides); only the taken key was refused.
+      expect(outcomes).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      await expect(store.begin(CREATE, first, HASH, 'x')).resolves.toMatchObject({
+        kind: 'replay',
+        body: { key: first },
+      });
+      await expect(store.begin(CREATE, third, HASH, 'x')).resolves.toMatchObject({
+        kind: 'replay',
+        body: { key: third },
+      });
+    });
   });
 
   it('refuses to complete or release a key that was never begun', async () => {

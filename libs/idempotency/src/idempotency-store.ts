@@ -1,4 +1,11 @@
-import { GroupedWrites, RowStatement, SqlClient, SqlQueryable, writeRow } from '@payouts/database';
+import {
+  GroupedWrites,
+  OneWriterRefusal,
+  RowStatement,
+  SqlClient,
+  SqlQueryable,
+  writeRow,
+} from '@payouts/database';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION_DAYS } from './idempotency-key';
 
 /** A key means one thing only within its account, environment, method and path (ARCHITECTURE 3). */
@@ -114,11 +121,39 @@ const COMPLETE_ROWS: RowStatement = {
   answers: ANSWERED_BY_KEY,
 };
 
+// A key nobody claimed yet, inserted with its first answer (claimWithin, storeFirstAnswer). A row
+// that exists by then (another request's claim, committed or about to be: the insert waits for
+// it) is left as it is and not returned, so that writer hears the key was taken. Written for many
+// rows (writeRow): a group commit's members insert their keys in one statement.
+const FIRST_ANSWER_ROWS: RowStatement = {
+  sql: `INSERT INTO idempotency_keys AS k
+    (account_id, environment, method, path, idempotency_key, request_hash, state, resource_id, response_status,
+     response_body, created_at, completed_at)
+  SELECT a.account_id, a.environment, a.method, a.path, a.idempotency_key, a.request_hash, 'completed', a.resource_id,
+    a.status::integer, a.body::jsonb, coalesce(a.at::timestamptz, now()), coalesce(a.at::timestamptz, now())
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+              $9::text[], $10::text[])
+    AS a(account_id, environment, method, path, idempotency_key, request_hash, resource_id, status, body, at)
+  ON CONFLICT (account_id, environment, method, path, idempotency_key) DO NOTHING
+  RETURNING k.account_id, k.environment, k.method, k.path, k.idempotency_key`,
+  answers: ANSWERED_BY_KEY,
+};
+
+// An unclaimed attempt whose outcome is unknown leaves its key as a released claim would be: in
+// flight with its resource id and no lease, so the retry takes it over with that id. If the
+// attempt did commit, its row is there (completed) and stays.
+const RELEASE_UNCLAIMED_SQL = `INSERT INTO idempotency_keys
+    (account_id, environment, method, path, idempotency_key, request_hash, state, resource_id, locked_until, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, 'in_flight', $7, NULL, coalesce($8::timestamptz, now()))
+  ON CONFLICT (account_id, environment, method, path, idempotency_key) DO NOTHING`;
+
 const RELEASE_SQL = `UPDATE idempotency_keys SET locked_until = NULL
   WHERE ${WHERE_KEY} AND state = 'in_flight'
   RETURNING resource_id`;
 
 const EXISTS_SQL = `SELECT state FROM idempotency_keys WHERE ${WHERE_KEY}`;
+
+const ANY_ROW_SQL = `SELECT 1 AS found FROM idempotency_keys WHERE ${WHERE_KEY}`;
 
 const PURGE_SQL = `DELETE FROM idempotency_keys
   WHERE (account_id, environment, method, path, idempotency_key) IN (
@@ -126,6 +161,17 @@ const PURGE_SQL = `DELETE FROM idempotency_keys
     WHERE ${pastRetention('$1', '$2')}
     ORDER BY created_at
     LIMIT $3::integer)`;
+
+/**
+ * The key was claimed by another request after isUnused found it unused: the unclaimed attempt's
+ * transaction rolled back (nothing of it was written), and the request goes through `begin`.
+ */
+export class IdempotencyKeyTakenError extends OneWriterRefusal {
+  constructor() {
+    super('the idempotency key was claimed by another request meanwhile');
+    this.name = 'IdempotencyKeyTakenError';
+  }
+}
 
 interface KeyRow {
   request_hash: string;
@@ -227,6 +273,72 @@ export class IdempotencyStore {
   }
 
   /**
+   * Whether the key has no row at all: for work that stores its answer in its own transaction, such
+   * a key need not be claimed first; the work's transaction inserts it with its answer
+   * (claimWithin). That saves a commit per request; a request racing for the key then finds out at
+   * that insert (IdempotencyKeyTakenError). A key with a row, whatever its state, goes through begin.
+   */
+  async isUnused(scope: IdempotencyScope, key: string): Promise<boolean> {
+    const found = await this.db.reads.queryPrepared(ANY_ROW_SQL, checkedKeyParams(scope, key));
+    return found.rows.length === 0;
+  }
+
+  /**
+   * The key and its answer, inserted inside the work's transaction for an attempt at an unused key: they
+   * commit together or not at all. Throws IdempotencyKeyTakenError, which rolls the work back, if
+   * another request holds the key by now.
+   */
+  async claimWithin(
+    tx: SqlQueryable,
+    scope: IdempotencyScope,
+    key: string,
+    attempt: { hash: string; resourceId: string },
+    status: number,
+    body: unknown,
+  ): Promise<void> {
+    const inserted = await writeRow(tx, FIRST_ANSWER_ROWS, [
+      ...checkedKeyParams(scope, key),
+      attempt.hash,
+      attempt.resourceId,
+      checkedStatus(status),
+      storableBody(body),
+      this.nowParam(),
+    ]);
+    if (inserted.length === 0) throw new IdempotencyKeyTakenError();
+  }
+
+  /** claimWithin on its own, for an unclaimed attempt's refusal: false if the key was taken. */
+  async storeFirstAnswer(
+    scope: IdempotencyScope,
+    key: string,
+    attempt: { hash: string; resourceId: string },
+    status: number,
+    body: unknown,
+  ): Promise<boolean> {
+    try {
+      await this.claimWithin(this.db, scope, key, attempt, status, body);
+      return true;
+    } catch (error) {
+      if (error instanceof IdempotencyKeyTakenError) return false;
+      throw error;
+    }
+  }
+
+  /** release, for an unclaimed attempt (see RELEASE_UNCLAIMED_SQL). */
+  async releaseUnclaimed(
+    scope: IdempotencyScope,
+    key: string,
+    attempt: { hash: string; resourceId: string },
+  ): Promise<void> {
+    await this.db.query(RELEASE_UNCLAIMED_SQL, [
+      ...checkedKeyParams(scope, key),
+      attempt.hash,
+      attempt.resourceId,
+      this.nowParam(),
+    ]);
+  }
+
+  /**
    * Stores the final answer, success or rejection (a rejected create stays rejected for its key),
    * and ends the lease. If the key was already completed (a slow attempt whose lease was taken
    * over), the first answer stays.
@@ -257,12 +369,9 @@ export class IdempotencyStore {
     body: unknown,
   ): Promise<void> {
     const keyParams = checkedKeyParams(scope, key);
-    if (!Number.isInteger(status) || status < 100 || status > 599) {
-      throw new RangeError(`status must be an HTTP status (100-599), not ${String(status)}`);
-    }
     const updated = await writeRow(db, COMPLETE_ROWS, [
       ...keyParams,
-      status,
+      checkedStatus(status),
       storableBody(body),
       this.nowParam(),
     ]);
@@ -321,6 +430,13 @@ function checkedKeyParams(scope: IdempotencyScope, key: string): string[] {
       throw new RangeError(`${name} must be a non-empty string`);
   }
   return [scope.accountId, scope.environment, scope.method, scope.path, key];
+}
+
+function checkedStatus(status: number): number {
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    throw new RangeError(`status must be an HTTP status (100-599), not ${String(status)}`);
+  }
+  return status;
 }
 
 /** JSON text for the jsonb column, or null (SQL NULL) for no body at all. */

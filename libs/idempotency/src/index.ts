@@ -1,3 +1,3 @@
 export { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION_DAYS, requestHash } from './idempotency-key';
-export { IdempotencyStore } from './idempotency-store';
+export { IdempotencyKeyTakenError, IdempotencyStore } from './idempotency-store';
 export type { IdempotencyDecision, IdempotencyScope, IdempotencyStoreOptions } from './idempotency-store';

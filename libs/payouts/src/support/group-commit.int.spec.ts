@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@payouts/domain';
 import { PostgresEventStore, StreamAppend, StreamVersionConflictError } from '@payouts/event-store';
+import { IdempotencyKeyTakenError } from '@payouts/idempotency';
 import { TestDatabase, testBackends } from '@payouts/testing';
 import { GroupCommit } from './group-commit';
 
@@ -115,6 +116,22 @@ describe.each(testBackends())('group commit on $name', (backend) => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(Refused);
+    for (const id of accepted) expect(await versionOf(id)).toBe(1);
+    expect(await versionOf(refused)).toBe(0);
+  });
+
+  it('gives a OneWriterRefusal (an Idempotency-Key taken meanwhile) to its member alone', async () => {
+    const groups = new GroupCommit(store);
+    const accepted = [unique('m'), unique('n')];
+    const refused = unique('o');
+    const outcomes = await Promise.allSettled([
+      ...accepted.map((id) => groups.append([appendTo(id)])),
+      groups.append([appendTo(refused)], {
+        alsoInTransaction: () => Promise.reject(new IdempotencyKeyTakenError()),
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(IdempotencyKeyTakenError);
     for (const id of accepted) expect(await versionOf(id)).toBe(1);
     expect(await versionOf(refused)).toBe(0);
   });

@@ -3,6 +3,7 @@ import {
   GroupingLimits,
   GroupingQueue,
   GroupMember,
+  OneWriterRefusal,
   settledInOrder,
   settleGroup,
 } from '@payouts/database';
@@ -50,7 +51,8 @@ interface Member extends GroupMember {
  * - a stream is in one group at a time (a later member waits for a later group), so members on
  *   one stream append in the order they came, each on the version the one before it left;
  * - when the group rolls back for a reason that may be one member's (a version conflict, a
- *   refusal from a projection such as balance_unavailable), nothing was written, and each member
+ *   refusal from a projection such as balance_unavailable, a OneWriterRefusal such as an
+ *   Idempotency-Key taken meanwhile), nothing was written, and each member
  *   is appended again alone, so only the member it concerns hears of it;
  * - any other failure (the database gone, a COMMIT whose outcome is unknown) reaches every member
  *   as it is: each then answers as an append of its own would (503 attempt_unresolved, resolved by
@@ -125,7 +127,11 @@ function groupHook(group: readonly Member[]): InTransactionHook {
 
 /** A failure raised before COMMIT that rolled the whole transaction back and may concern one member. */
 function rolledBackForOneMember(error: unknown): boolean {
-  return error instanceof StreamVersionConflictError || error instanceof DomainError;
+  return (
+    error instanceof StreamVersionConflictError ||
+    error instanceof DomainError ||
+    error instanceof OneWriterRefusal
+  );
 }
 
 /** A member's part of the group's result, shaped as its own append would have returned it. */
