@@ -1,7 +1,7 @@
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore, StreamVersionConflictError } from '@payouts/event-store';
 import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
-import { IdempotencyStore } from '@payouts/idempotency';
+import { IdempotencyStore, requestHash } from '@payouts/idempotency';
 import { MAX_CONFLICT_ATTEMPTS } from '../../../libs/payouts/src/support/retry-on-conflict';
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
@@ -172,14 +172,19 @@ describe('a create whose answer could not be stored', () => {
       builder.overrideProvider(IDEMPOTENCY).useFactory({
         factory: (db: SqlClient) => {
           const store = new IdempotencyStore(db);
-          const completeWithin = store.completeWithin.bind(store);
-          store.completeWithin = async (...args: Parameters<IdempotencyStore['completeWithin']>) => {
-            if (failNextComplete) {
-              failNextComplete = false;
-              throw new Error('connection reset while storing the answer');
-            }
-            return completeWithin(...args);
-          };
+          // A create's answer is stored in its transaction by claimWithin (a key not seen before)
+          // or completeWithin (a claimed key's retry): the next of either fails.
+          const failingFirst =
+            <Args extends unknown[]>(store: (...args: Args) => Promise<void>) =>
+            async (...args: Args) => {
+              if (failNextComplete) {
+                failNextComplete = false;
+                throw new Error('connection reset while storing the answer');
+              }
+              return store(...args);
+            };
+          store.completeWithin = failingFirst(store.completeWithin.bind(store));
+          store.claimWithin = failingFirst(store.claimWithin.bind(store));
           return store;
         },
         inject: [SQL_CLIENT],
@@ -230,5 +235,72 @@ describe('a create whose answer could not be stored', () => {
     });
     expect(listed.body.total).toBe(1);
     expect(listed.body.data[0].payout_id).toBe(retry.body.payout_id);
+  });
+});
+
+describe('a create whose key another process claims while it runs', () => {
+  let gateway: TestingGateway;
+  /** Runs once, right after the create found its key unused: another gateway process claims it. */
+  let claimInBetween: ((store: IdempotencyStore) => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    gateway = await startTestingGateway((builder) =>
+      builder.overrideProvider(IDEMPOTENCY).useFactory({
+        factory: (db: SqlClient) => {
+          const store = new IdempotencyStore(db);
+          const isUnused = store.isUnused.bind(store);
+          store.isUnused = async (...args: Parameters<IdempotencyStore['isUnused']>) => {
+            const unused = await isUnused(...args);
+            const claim = claimInBetween;
+            claimInBetween = undefined;
+            await claim?.(new IdempotencyStore(db));
+            return unused;
+          };
+          return store;
+        },
+        inject: [SQL_CLIENT],
+      }),
+    );
+  });
+  afterAll(() => gateway.close());
+
+  it('writes nothing and answers as the claim decides: in progress, then its answer', async () => {
+    const call = client(gateway.url);
+    const shop = await merchant(call, '100.00');
+    const key = newKey();
+    const body = linkBody('raced');
+    const scope = {
+      accountId: shop.accountId,
+      environment: 'sandbox',
+      method: 'POST',
+      path: '/api/payout/create',
+    } as const;
+    const hash = requestHash('POST', scope.path, body);
+    let other: IdempotencyStore | undefined;
+    claimInBetween = async (store) => {
+      other = store;
+      expect(await store.begin(scope, key, hash, 'po_other')).toMatchObject({ kind: 'proceed' });
+    };
+
+    const raced = await call('POST', '/sandbox/api/payout/create', { token: shop.token, key, body });
+    expect([raced.status, raced.body.error.code]).toEqual([409, 'idempotency_key_in_progress']);
+    const listed = await call('GET', '/sandbox/api/payout/list?merchant_reference=raced', {
+      token: shop.token,
+    });
+    expect(listed.body.total).toBe(0);
+    const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+    expect(balance.body).toMatchObject({
+      available_for_new_commitments: '100.00',
+      customer_payout_holds: '0.00',
+    });
+
+    // The other process finishes with its answer: this key replays it from now on.
+    await other!.complete(scope, key, 422, { error: { code: 'amount_out_of_range', message: 'elsewhere' } });
+    const replay = await call('POST', '/sandbox/api/payout/create', { token: shop.token, key, body });
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.error.message]).toEqual([
+      422,
+      'true',
+      'elsewhere',
+    ]);
   });
 });

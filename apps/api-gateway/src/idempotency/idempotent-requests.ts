@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { SqlQueryable } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
-import { IDEMPOTENCY_KEY_PATTERN, requestHash } from '@payouts/idempotency';
-import type { IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
+import { IDEMPOTENCY_KEY_PATTERN, IdempotencyKeyTakenError, requestHash } from '@payouts/idempotency';
+import type { IdempotencyDecision, IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
 import { ApiError, toApiError } from '@payouts/platform';
 import type { PayoutPrincipal } from '../auth/payout-principal';
 import { IDEMPOTENCY } from '../gateway.tokens';
@@ -17,6 +17,12 @@ export interface IdempotentAnswer {
 
 /** Stores the answer inside the work's own transaction, so the work and its answer commit together. */
 export type CompleteWithin = (tx: SqlQueryable, answer: IdempotentAnswer) => Promise<void>;
+
+export type IdempotentWork = (
+  resourceId: string,
+  retryOfUnresolved: boolean,
+  completeWithin: CompleteWithin,
+) => Promise<IdempotentAnswer>;
 
 export interface IdempotentResult {
   status: number;
@@ -35,6 +41,8 @@ export interface IdempotentResult {
 @Injectable()
 export class IdempotentRequests {
   private readonly logger = new Logger('Idempotency');
+  /** Keys of unclaimed attempts under way in this process (runUnclaimed). */
+  private readonly unclaimedInFlight = new Set<string>();
 
   constructor(@Inject(IDEMPOTENCY) private readonly store: IdempotencyStore) {}
 
@@ -42,13 +50,15 @@ export class IdempotentRequests {
     principal: PayoutPrincipal,
     request: { method: string; path: string; key: string | undefined; body: unknown },
     proposedResourceId: string,
-    work: (
-      resourceId: string,
-      retryOfUnresolved: boolean,
-      completeWithin: CompleteWithin,
-    ) => Promise<IdempotentAnswer>,
+    work: IdempotentWork,
     /** Turns a stored answer back into the answer first sent (e.g. opens a sealed URL). */
     replayed: (stored: unknown) => unknown = (stored) => stored,
+    /**
+     * The work always stores its answer through completeWithin, in the transaction that does it
+     * (Create): a key seen for the first time is then not claimed in a transaction of its own
+     * before the work, but inserted with the answer (IdempotencyStore.isUnused).
+     */
+    answersWithin = false,
   ): Promise<IdempotentResult> {
     const key = this.requireKey(request.key);
     const scope: IdempotencyScope = {
@@ -57,34 +67,14 @@ export class IdempotentRequests {
       method: request.method,
       path: request.path,
     };
-    const decision = await this.store.begin(
-      scope,
-      key,
-      requestHash(request.method, request.path, request.body ?? null),
-      proposedResourceId,
-    );
-    switch (decision.kind) {
-      case 'replay':
-        return { status: decision.status, body: replayed(decision.body), replayed: true };
-      case 'in_progress':
-        throw new ApiError(
-          409,
-          'idempotency_key_in_progress',
-          'a request with this Idempotency-Key is still in progress',
-          undefined,
-          {
-            'Retry-After': '1',
-          },
-        );
-      case 'mismatch':
-        throw new ApiError(
-          422,
-          'idempotency_key_reused',
-          'this Idempotency-Key was used with a different request',
-        );
-      case 'proceed':
-        break;
+    const hash = requestHash(request.method, request.path, request.body ?? null);
+    if (answersWithin) {
+      const unclaimed = await this.runUnclaimed(scope, key, hash, proposedResourceId, work, replayed);
+      if (unclaimed !== undefined) return unclaimed;
+      // Another request took the key meanwhile: this one answers as begin decides.
     }
+    const decision = await this.store.begin(scope, key, hash, proposedResourceId);
+    if (decision.kind !== 'proceed') return answerDecided(decision, replayed);
 
     // Set once the work stored its answer in its own transaction; only a committed one gets here.
     let completedWithin = false;
@@ -96,13 +86,11 @@ export class IdempotentRequests {
     try {
       answer = await work(decision.resourceId, decision.retryOfUnresolved, completeWithin);
     } catch (error) {
-      if (error instanceof ApiError || error instanceof DomainError) {
-        const refusal = toApiError(error);
-        if (refusal.status < 500) {
-          // A rejected request stays rejected for its key (spec 4.2, rule 4).
-          await this.store.complete(scope, key, refusal.status, refusal.toBody());
-          throw refusal;
-        }
+      const refusal = keptRefusal(error);
+      if (refusal) {
+        // A rejected request stays rejected for its key (spec 4.2, rule 4).
+        await this.store.complete(scope, key, refusal.status, refusal.toBody());
+        throw refusal;
       }
       if (error instanceof StreamVersionConflictError) {
         // Contention outlasted the retries. The append rolled back, so the outcome is known: nothing
@@ -110,16 +98,69 @@ export class IdempotentRequests {
         await this.store.release(scope, key);
         throw toApiError(error);
       }
-      throw await this.unresolved(scope, key, error);
+      throw await this.unresolved(() => this.store.release(scope, key), error);
     }
     try {
       if (!completedWithin)
         await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
     } catch (error) {
       // The work is done but its answer is not stored: the retry finds the resource by its id.
-      throw await this.unresolved(scope, key, error);
+      throw await this.unresolved(() => this.store.release(scope, key), error);
     }
     return { status: answer.status, body: answer.body, replayed: false };
+  }
+
+  /**
+   * The first attempt at a key not seen before, with no claim of its own: the work's transaction
+   * inserts the key with the answer. Undefined when another request took the key meanwhile (the
+   * work then wrote nothing). Attempts at one key in this process are one at a time (409 to the
+   * others, as a claim would answer); across processes the key's primary key decides.
+   */
+  private async runUnclaimed(
+    scope: IdempotencyScope,
+    key: string,
+    hash: string,
+    resourceId: string,
+    work: IdempotentWork,
+    replayed: (stored: unknown) => unknown,
+  ): Promise<IdempotentResult | undefined> {
+    const local = JSON.stringify([scope.accountId, scope.environment, scope.method, scope.path, key]);
+    if (this.unclaimedInFlight.has(local)) return answerDecided({ kind: 'in_progress' }, replayed);
+    this.unclaimedInFlight.add(local);
+    try {
+      // A key with a row (a replay, a mismatch, in flight, to take over) goes through begin.
+      if (!(await this.store.isUnused(scope, key))) return undefined;
+      const attempt = { hash, resourceId };
+      let completedWithin = false;
+      const completeWithin: CompleteWithin = async (tx, answer) => {
+        await this.store.claimWithin(tx, scope, key, attempt, answer.status, answer.stored ?? answer.body);
+        completedWithin = true;
+      };
+      let answer: IdempotentAnswer;
+      try {
+        answer = await work(resourceId, false, completeWithin);
+      } catch (error) {
+        if (error instanceof IdempotencyKeyTakenError) return undefined;
+        const refusal = keptRefusal(error);
+        if (refusal) {
+          if (!(await this.store.storeFirstAnswer(scope, key, attempt, refusal.status, refusal.toBody())))
+            return undefined;
+          throw refusal;
+        }
+        // Rolled back: nothing was written, and the key stays unused for the retry.
+        if (error instanceof StreamVersionConflictError) throw toApiError(error);
+        throw await this.unresolved(() => this.store.releaseUnclaimed(scope, key, attempt), error);
+      }
+      if (!completedWithin) {
+        throw await this.unresolved(
+          () => this.store.releaseUnclaimed(scope, key, attempt),
+          new Error('the work did not store its answer within its transaction'),
+        );
+      }
+      return { status: answer.status, body: answer.body, replayed: false };
+    } finally {
+      this.unclaimedInFlight.delete(local);
+    }
   }
 
   /**
@@ -169,8 +210,8 @@ export class IdempotentRequests {
   }
 
   /** Releases the key (keeping its resource id for the retry) and says the outcome is unknown. */
-  private async unresolved(scope: IdempotencyScope, key: string, cause: unknown): Promise<ApiError> {
-    await this.store.release(scope, key).catch((releaseError: unknown) => {
+  private async unresolved(release: () => Promise<void>, cause: unknown): Promise<ApiError> {
+    await release().catch((releaseError: unknown) => {
       this.logger.error(`could not release an unresolved key: ${String(releaseError)}`);
     });
     this.logger.warn(
@@ -184,4 +225,36 @@ export class IdempotentRequests {
       { 'Retry-After': '1' },
     );
   }
+}
+
+/** The answer to a key that already has one (or is held): everything begin decides but proceed. */
+function answerDecided(
+  decision: Exclude<IdempotencyDecision, { kind: 'proceed' }>,
+  replayed: (stored: unknown) => unknown,
+): IdempotentResult {
+  switch (decision.kind) {
+    case 'replay':
+      return { status: decision.status, body: replayed(decision.body), replayed: true };
+    case 'in_progress':
+      throw new ApiError(
+        409,
+        'idempotency_key_in_progress',
+        'a request with this Idempotency-Key is still in progress',
+        undefined,
+        { 'Retry-After': '1' },
+      );
+    case 'mismatch':
+      throw new ApiError(
+        422,
+        'idempotency_key_reused',
+        'this Idempotency-Key was used with a different request',
+      );
+  }
+}
+
+/** A clear refusal of the request (under 500), which its key keeps; undefined for anything else. */
+function keptRefusal(error: unknown): ApiError | undefined {
+  if (!(error instanceof ApiError || error instanceof DomainError)) return undefined;
+  const refusal = toApiError(error);
+  return refusal.status < 500 ? refusal : undefined;
 }

@@ -214,6 +214,10 @@ export class PayoutsController {
         );
         return answerFor(created);
       },
+      undefined,
+      // Every create stores its answer with the payout (withinAppend), the replay above aside,
+      // which only a claimed key's retry reaches.
+      true,
     );
     return send(reply, result);
   }
