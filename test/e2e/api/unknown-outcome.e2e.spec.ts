@@ -6,6 +6,7 @@ import { MAX_CONFLICT_ATTEMPTS } from '../../../libs/payouts/src/support/retry-o
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
 import { client, linkBody, merchant, newKey, PAYOUT_CORE_FIELDS } from './gateway-harness';
+import type { Call, Merchant } from './gateway-harness';
 import { startTestingGateway, TestingGateway } from './testing-gateway';
 
 /**
@@ -99,15 +100,7 @@ describe('a create whose outcome cannot be known', () => {
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body.payout_id).toBe(retry.body.payout_id);
 
-      const after = await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, {
-        token: shop.token,
-      });
-      expect(after.body.total).toBe(1);
-      const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
-      expect(balance.body).toMatchObject({
-        available_for_new_commitments: '89.50',
-        customer_payout_holds: '10.50',
-      });
+      await expectBooks(call, shop, reference, { payouts: 1, available: '89.50', holds: '10.50' });
     },
   );
 
@@ -163,33 +156,64 @@ describe('a create whose outcome cannot be known', () => {
   });
 });
 
+/** How many payouts carry the reference, and the merchant's balance (funded with 100.00). */
+async function expectBooks(
+  call: Call,
+  shop: Merchant,
+  reference: string,
+  books: { payouts: number; available: string; holds: string },
+): Promise<void> {
+  const listed = await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, {
+    token: shop.token,
+  });
+  expect(listed.body.total).toBe(books.payouts);
+  const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
+  expect(balance.body).toMatchObject({
+    available_for_new_commitments: books.available,
+    customer_payout_holds: books.holds,
+  });
+}
+
+/** Nothing written: no payout with the reference, and the 100.00 untouched. */
+const expectNoPayout = (call: Call, shop: Merchant, reference: string) =>
+  expectBooks(call, shop, reference, { payouts: 0, available: '100.00', holds: '0.00' });
+
+/** A gateway whose idempotency store `adapt` changed (a fault, a race) before it starts. */
+function startGatewayWithIdempotencyStore(
+  adapt: (store: IdempotencyStore, db: SqlClient) => void,
+): Promise<TestingGateway> {
+  return startTestingGateway((builder) =>
+    builder.overrideProvider(IDEMPOTENCY).useFactory({
+      factory: (db: SqlClient) => {
+        const store = new IdempotencyStore(db);
+        adapt(store, db);
+        return store;
+      },
+      inject: [SQL_CLIENT],
+    }),
+  );
+}
+
 describe('a create whose answer could not be stored', () => {
   let gateway: TestingGateway;
   let failNextComplete = false;
 
   beforeAll(async () => {
-    gateway = await startTestingGateway((builder) =>
-      builder.overrideProvider(IDEMPOTENCY).useFactory({
-        factory: (db: SqlClient) => {
-          const store = new IdempotencyStore(db);
-          // A create's answer is stored in its transaction by claimWithin (a key not seen before)
-          // or completeWithin (a claimed key's retry): the next of either fails.
-          const failingFirst =
-            <Args extends unknown[]>(store: (...args: Args) => Promise<void>) =>
-            async (...args: Args) => {
-              if (failNextComplete) {
-                failNextComplete = false;
-                throw new Error('connection reset while storing the answer');
-              }
-              return store(...args);
-            };
-          store.completeWithin = failingFirst(store.completeWithin.bind(store));
-          store.claimWithin = failingFirst(store.claimWithin.bind(store));
-          return store;
-        },
-        inject: [SQL_CLIENT],
-      }),
-    );
+    gateway = await startGatewayWithIdempotencyStore((store) => {
+      // A create's answer is stored in its transaction by claimWithin (a key not seen before) or
+      // completeWithin (a claimed key's retry): the next of either fails.
+      const failingFirst =
+        <Args extends unknown[]>(store: (...args: Args) => Promise<void>) =>
+        async (...args: Args) => {
+          if (failNextComplete) {
+            failNextComplete = false;
+            throw new Error('connection reset while storing the answer');
+          }
+          return store(...args);
+        };
+      store.completeWithin = failingFirst(store.completeWithin.bind(store));
+      store.claimWithin = failingFirst(store.claimWithin.bind(store));
+    });
   });
   afterAll(() => gateway.close());
 
@@ -205,15 +229,7 @@ describe('a create whose answer could not be stored', () => {
     });
     expect([first.status, first.body.error.code]).toEqual([503, 'attempt_unresolved']);
     // The payout and its stored answer commit together: neither was written.
-    const before = await call('GET', '/sandbox/api/payout/list?merchant_reference=unstored', {
-      token: shop.token,
-    });
-    expect(before.body.total).toBe(0);
-    const untouched = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
-    expect(untouched.body).toMatchObject({
-      available_for_new_commitments: '100.00',
-      customer_payout_holds: '0.00',
-    });
+    await expectNoPayout(call, shop, 'unstored');
 
     const retry = await call('POST', '/sandbox/api/payout/create', {
       token: shop.token,
@@ -244,23 +260,16 @@ describe('a create whose key another process claims while it runs', () => {
   let claimInBetween: ((store: IdempotencyStore) => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    gateway = await startTestingGateway((builder) =>
-      builder.overrideProvider(IDEMPOTENCY).useFactory({
-        factory: (db: SqlClient) => {
-          const store = new IdempotencyStore(db);
-          const isUnused = store.isUnused.bind(store);
-          store.isUnused = async (...args: Parameters<IdempotencyStore['isUnused']>) => {
-            const unused = await isUnused(...args);
-            const claim = claimInBetween;
-            claimInBetween = undefined;
-            await claim?.(new IdempotencyStore(db));
-            return unused;
-          };
-          return store;
-        },
-        inject: [SQL_CLIENT],
-      }),
-    );
+    gateway = await startGatewayWithIdempotencyStore((store, db) => {
+      const isUnused = store.isUnused.bind(store);
+      store.isUnused = async (...args: Parameters<IdempotencyStore['isUnused']>) => {
+        const unused = await isUnused(...args);
+        const claim = claimInBetween;
+        claimInBetween = undefined;
+        await claim?.(new IdempotencyStore(db));
+        return unused;
+      };
+    });
   });
   afterAll(() => gateway.close());
 
@@ -284,15 +293,7 @@ describe('a create whose key another process claims while it runs', () => {
 
     const raced = await call('POST', '/sandbox/api/payout/create', { token: shop.token, key, body });
     expect([raced.status, raced.body.error.code]).toEqual([409, 'idempotency_key_in_progress']);
-    const listed = await call('GET', '/sandbox/api/payout/list?merchant_reference=raced', {
-      token: shop.token,
-    });
-    expect(listed.body.total).toBe(0);
-    const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
-    expect(balance.body).toMatchObject({
-      available_for_new_commitments: '100.00',
-      customer_payout_holds: '0.00',
-    });
+    await expectNoPayout(call, shop, 'raced');
 
     // The other process finishes with its answer: this key replays it from now on.
     await other!.complete(scope, key, 422, { error: { code: 'amount_out_of_range', message: 'elsewhere' } });
