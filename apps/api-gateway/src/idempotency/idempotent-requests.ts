@@ -51,15 +51,18 @@ export class IdempotentRequests {
     request: { method: string; path: string; key: string | undefined; body: unknown },
     proposedResourceId: string,
     work: IdempotentWork,
-    /** Turns a stored answer back into the answer first sent (e.g. opens a sealed URL). */
-    replayed: (stored: unknown) => unknown = (stored) => stored,
-    /**
-     * The work always stores its answer through completeWithin, in the transaction that does it
-     * (Create): a key seen for the first time is then not claimed in a transaction of its own
-     * before the work, but inserted with the answer (IdempotencyStore.isUnused).
-     */
-    answersWithin = false,
+    options: {
+      /** Turns a stored answer back into the answer first sent (e.g. opens a sealed URL). */
+      replayed?: (stored: unknown) => unknown;
+      /**
+       * The work always stores its answer through completeWithin, in the transaction that does it
+       * (Create): a key seen for the first time is then not claimed in a transaction of its own
+       * before the work, but inserted with the answer (IdempotencyStore.isUnused).
+       */
+      answersWithin?: boolean;
+    } = {},
   ): Promise<IdempotentResult> {
+    const replayed = options.replayed ?? ((stored: unknown) => stored);
     const key = this.requireKey(request.key);
     const scope: IdempotencyScope = {
       accountId: principal.accountId,
@@ -68,7 +71,7 @@ export class IdempotentRequests {
       path: request.path,
     };
     const hash = requestHash(request.method, request.path, request.body ?? null);
-    if (answersWithin) {
+    if (options.answersWithin) {
       const unclaimed = await this.runUnclaimed(scope, key, hash, proposedResourceId, work, replayed);
       if (unclaimed !== undefined) return unclaimed;
       // Another request took the key meanwhile: this one answers as begin decides.

@@ -214,10 +214,9 @@ export class PayoutsController {
         );
         return answerFor(created);
       },
-      undefined,
       // Every create stores its answer with the payout (withinAppend), the replay above aside,
       // which only a claimed key's retry reaches.
-      true,
+      { answersWithin: true },
     );
     return send(reply, result);
   }
@@ -344,7 +343,7 @@ export class PayoutsController {
         // The stored answer (kept 30 days) must not hold a working link in clear: it is sealed.
         return { status: 200, body: { ...answer, url }, stored: this.answerUrls.seal(answer, 'url', url) };
       },
-      (stored) => this.answerUrls.open(stored, 'url'),
+      { replayed: (stored) => this.answerUrls.open(stored, 'url') },
     );
     return send(reply, result);
   }
@@ -413,7 +412,7 @@ export class PayoutsController {
         // Sealed in the stored answer like a claim link; the handoff still works only once.
         return { status: 200, body: answer, stored: this.answerUrls.seal(answer, 'payout_url', url) };
       },
-      (stored) => this.answerUrls.open(stored, 'payout_url'),
+      { replayed: (stored) => this.answerUrls.open(stored, 'payout_url') },
     );
     return send(reply, result);
   }
