@@ -284,9 +284,9 @@ export class IdempotencyStore {
   }
 
   /**
-   * The key and its answer, inserted inside the work's transaction for an attempt at an unused key: they
-   * commit together or not at all. Throws IdempotencyKeyTakenError, which rolls the work back, if
-   * another request holds the key by now.
+   * The key and its answer, inserted inside the work's transaction for an attempt at an unused
+   * key: they commit together or not at all. Throws IdempotencyKeyTakenError, which rolls the work
+   * back, if another request holds the key by now.
    */
   async claimWithin(
     tx: SqlQueryable,
