@@ -24,6 +24,20 @@ export type IdempotentWork = (
   completeWithin: CompleteWithin,
 ) => Promise<IdempotentAnswer>;
 
+/** Where a request's outcome goes: a key claimed before the work, or one the work inserts. */
+interface KeyHold {
+  /** Stores the answer inside the work's transaction. */
+  completeWithin(tx: SqlQueryable, status: number, body: unknown): Promise<void>;
+  /** Stores a refusal as the key's answer; false when another request took the key meanwhile. */
+  keepRefusal(status: number, body: unknown): Promise<boolean>;
+  /** Stores the answer of work that did not store it itself. */
+  completeAfter(status: number, body: unknown): Promise<void>;
+  /** After contention that outlasted the retries: nothing was written, the key is for the retry. */
+  freeAfterConflict(): Promise<void>;
+  /** The outcome cannot be known: the key stays for the retry, with its resource id. */
+  release(): Promise<void>;
+}
+
 export interface IdempotentResult {
   status: number;
   body: unknown;
@@ -78,39 +92,23 @@ export class IdempotentRequests {
     }
     const decision = await this.store.begin(scope, key, hash, proposedResourceId);
     if (decision.kind !== 'proceed') return answerDecided(decision, replayed);
-
-    // Set once the work stored its answer in its own transaction; only a committed one gets here.
-    let completedWithin = false;
-    const completeWithin: CompleteWithin = async (tx, answer) => {
-      await this.store.completeWithin(tx, scope, key, answer.status, answer.stored ?? answer.body);
-      completedWithin = true;
+    const claimed: KeyHold = {
+      completeWithin: (tx, status, body) => this.store.completeWithin(tx, scope, key, status, body),
+      keepRefusal: async (status, body) => {
+        await this.store.complete(scope, key, status, body);
+        return true;
+      },
+      completeAfter: (status, body) => this.store.complete(scope, key, status, body),
+      // Nothing was written; that is no refusal of the request, so the key is freed for its retry.
+      freeAfterConflict: () => this.store.release(scope, key),
+      release: () => this.store.release(scope, key),
     };
-    let answer: IdempotentAnswer;
-    try {
-      answer = await work(decision.resourceId, decision.retryOfUnresolved, completeWithin);
-    } catch (error) {
-      const refusal = keptRefusal(error);
-      if (refusal) {
-        // A rejected request stays rejected for its key (spec 4.2, rule 4).
-        await this.store.complete(scope, key, refusal.status, refusal.toBody());
-        throw refusal;
-      }
-      if (error instanceof StreamVersionConflictError) {
-        // Contention outlasted the retries. The append rolled back, so the outcome is known: nothing
-        // was written. That is no refusal of the request, so the key is freed for its retry.
-        await this.store.release(scope, key);
-        throw toApiError(error);
-      }
-      throw await this.unresolved(() => this.store.release(scope, key), error);
-    }
-    try {
-      if (!completedWithin)
-        await this.store.complete(scope, key, answer.status, answer.stored ?? answer.body);
-    } catch (error) {
-      // The work is done but its answer is not stored: the retry finds the resource by its id.
-      throw await this.unresolved(() => this.store.release(scope, key), error);
-    }
-    return { status: answer.status, body: answer.body, replayed: false };
+    const result = await this.perform(claimed, work, decision.resourceId, decision.retryOfUnresolved);
+    // A claimed key is this request's until it answers; should anything say otherwise, the outcome
+    // is treated as unknown rather than trusted.
+    if (result === undefined)
+      throw await this.unresolved(claimed, new Error('a claimed key was reported taken by another request'));
+    return result;
   }
 
   /**
@@ -134,36 +132,63 @@ export class IdempotentRequests {
       // A key with a row (a replay, a mismatch, in flight, to take over) goes through begin.
       if (!(await this.store.isUnused(scope, key))) return undefined;
       const attempt = { hash, resourceId };
-      let completedWithin = false;
-      const completeWithin: CompleteWithin = async (tx, answer) => {
-        await this.store.claimWithin(tx, scope, key, attempt, answer.status, answer.stored ?? answer.body);
-        completedWithin = true;
-      };
-      let answer: IdempotentAnswer;
-      try {
-        answer = await work(resourceId, false, completeWithin);
-      } catch (error) {
-        if (error instanceof IdempotencyKeyTakenError) return undefined;
-        const refusal = keptRefusal(error);
-        if (refusal) {
-          if (!(await this.store.storeFirstAnswer(scope, key, attempt, refusal.status, refusal.toBody())))
-            return undefined;
-          throw refusal;
-        }
+      const unclaimed: KeyHold = {
+        completeWithin: (tx, status, body) => this.store.claimWithin(tx, scope, key, attempt, status, body),
+        keepRefusal: (status, body) => this.store.storeFirstAnswer(scope, key, attempt, status, body),
+        completeAfter: () => {
+          throw new Error('the work did not store its answer within its transaction');
+        },
         // Rolled back: nothing was written, and the key stays unused for the retry.
-        if (error instanceof StreamVersionConflictError) throw toApiError(error);
-        throw await this.unresolved(() => this.store.releaseUnclaimed(scope, key, attempt), error);
-      }
-      if (!completedWithin) {
-        throw await this.unresolved(
-          () => this.store.releaseUnclaimed(scope, key, attempt),
-          new Error('the work did not store its answer within its transaction'),
-        );
-      }
-      return { status: answer.status, body: answer.body, replayed: false };
+        freeAfterConflict: () => Promise.resolve(),
+        release: () => this.store.releaseUnclaimed(scope, key, attempt),
+      };
+      return await this.perform(unclaimed, work, resourceId, false);
     } finally {
       this.unclaimedInFlight.delete(local);
     }
+  }
+
+  /**
+   * Runs the work on a held key and stores its outcome there: the answer, a refusal (a rejected
+   * request stays rejected for its key, spec 4.2 rule 4), a freed key after contention, or a
+   * released one when the outcome cannot be known. Undefined when the key turned out taken.
+   */
+  private async perform(
+    hold: KeyHold,
+    work: IdempotentWork,
+    resourceId: string,
+    retryOfUnresolved: boolean,
+  ): Promise<IdempotentResult | undefined> {
+    // Set once the work stored its answer in its own transaction; only a committed one gets here.
+    let completedWithin = false;
+    const completeWithin: CompleteWithin = async (tx, answer) => {
+      await hold.completeWithin(tx, answer.status, answer.stored ?? answer.body);
+      completedWithin = true;
+    };
+    let answer: IdempotentAnswer;
+    try {
+      answer = await work(resourceId, retryOfUnresolved, completeWithin);
+    } catch (error) {
+      if (error instanceof IdempotencyKeyTakenError) return undefined;
+      const refusal = keptRefusal(error);
+      if (refusal) {
+        if (!(await hold.keepRefusal(refusal.status, refusal.toBody()))) return undefined;
+        throw refusal;
+      }
+      if (error instanceof StreamVersionConflictError) {
+        // Contention outlasted the retries. The append rolled back, so the outcome is known.
+        await hold.freeAfterConflict();
+        throw toApiError(error);
+      }
+      throw await this.unresolved(hold, error);
+    }
+    try {
+      if (!completedWithin) await hold.completeAfter(answer.status, answer.stored ?? answer.body);
+    } catch (error) {
+      // The work is done but its answer is not stored: the retry finds the resource by its id.
+      throw await this.unresolved(hold, error);
+    }
+    return { status: answer.status, body: answer.body, replayed: false };
   }
 
   /**
@@ -213,8 +238,8 @@ export class IdempotentRequests {
   }
 
   /** Releases the key (keeping its resource id for the retry) and says the outcome is unknown. */
-  private async unresolved(release: () => Promise<void>, cause: unknown): Promise<ApiError> {
-    await release().catch((releaseError: unknown) => {
+  private async unresolved(hold: KeyHold, cause: unknown): Promise<ApiError> {
+    await hold.release().catch((releaseError: unknown) => {
       this.logger.error(`could not release an unresolved key: ${String(releaseError)}`);
     });
     this.logger.warn(

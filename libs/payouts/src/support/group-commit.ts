@@ -52,8 +52,8 @@ interface Member extends GroupMember {
  *   one stream append in the order they came, each on the version the one before it left;
  * - when the group rolls back for a reason that may be one member's (a version conflict, a
  *   refusal from a projection such as balance_unavailable, a OneWriterRefusal such as an
- *   Idempotency-Key taken meanwhile), nothing was written, and each member
- *   is appended again alone, so only the member it concerns hears of it;
+ *   Idempotency-Key taken meanwhile), nothing was written, and each member is appended again
+ *   alone, so only the member it concerns hears of it;
  * - any other failure (the database gone, a COMMIT whose outcome is unknown) reaches every member
  *   as it is: each then answers as an append of its own would (503 attempt_unresolved, resolved by
  *   a retry with the same Idempotency-Key), never appended a second time here.
