@@ -19,6 +19,8 @@
  * PostgreSQL server's processes, and the whole machine (both, plus autocannon and the kernel). On
  * a machine whose cores they all share, these say where the time went and what the ceiling is:
  * two cores divided by the machine µs is the most requests per second this machine can serve.
+ * Last, the bytes of write-ahead log the database server wrote per request: what a request costs
+ * the server's disk, its replicas and its archive.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -34,6 +36,7 @@ import {
   processesCpu,
 } from './support/cpu-usage';
 import { createFreshDatabase } from './support/fresh-database';
+import { ServerWal } from './support/server-wal';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -59,6 +62,8 @@ interface Measure {
   serverCpuUs?: number;
   databaseCpuUs?: number;
   machineCpuUs?: number;
+  /** Bytes of the database server's write-ahead log per request. */
+  walBytes?: number;
 }
 
 async function main(): Promise<void> {
@@ -85,6 +90,7 @@ async function main(): Promise<void> {
     ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
   });
   const bare = await startProcess('bare', [join(DIST, 'bench/bare-fastify-server.js'), String(barePort)], {});
+  const wal = await ServerWal.open(SERVER_URL);
   try {
     await waitReady(`http://127.0.0.1:${gatewayPort}/health/ready`, gateway);
     const tokens = await setUpAccounts(`http://127.0.0.1:${gatewayPort}`);
@@ -102,9 +108,11 @@ async function main(): Promise<void> {
         const base = `http://127.0.0.1:${target === 'gateway' ? gatewayPort : barePort}`;
         const pid = (target === 'gateway' ? gateway : bare).pid;
         measures.push(
-          await withCpu(pid, () => runCreate(target, base, tokens, target === 'gateway' ? created : [])),
+          await withCosts(pid, wal, () =>
+            runCreate(target, base, tokens, target === 'gateway' ? created : []),
+          ),
         );
-        measures.push(await withCpu(pid, () => runGet(target, base, tokens, created)));
+        measures.push(await withCosts(pid, wal, () => runGet(target, base, tokens, created)));
       }
       printTable(`round ${round}`, measures.slice(-4));
     }
@@ -137,6 +145,7 @@ async function main(): Promise<void> {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');
     await Promise.all([exited(gateway), exited(bare)]);
+    await wal.close();
     await database.drop();
   }
 }
@@ -255,8 +264,16 @@ async function runGet(
   return toMeasure(target, 'get', result);
 }
 
-/** Runs one load and adds the CPU it cost per request, for the server process and the machine. */
-async function withCpu(pid: number | undefined, run: () => Promise<Measure>): Promise<Measure> {
+/**
+ * Runs one load and adds what a request cost: CPU for the server process, the database and the
+ * machine, and the database server's WAL bytes.
+ */
+async function withCosts(
+  pid: number | undefined,
+  wal: ServerWal,
+  run: () => Promise<Measure>,
+): Promise<Measure> {
+  const walBefore = await wal.position();
   const [serverBefore, databaseBefore, machineBefore] = [
     processCpuMs(pid),
     processesCpu('postgres'),
@@ -264,6 +281,7 @@ async function withCpu(pid: number | undefined, run: () => Promise<Measure>): Pr
   ];
   const measure = await run();
   const requests = measure.requestsPerSecond * SECONDS;
+  const walBytes = ((await wal.position()) - walBefore) / requests;
   return {
     ...measure,
     serverCpuUs: microsecondsPerRequest(serverBefore, processCpuMs(pid), requests),
@@ -273,6 +291,7 @@ async function withCpu(pid: number | undefined, run: () => Promise<Measure>): Pr
       requests,
     ),
     machineCpuUs: microsecondsPerRequest(machineBefore, machineBusyMs(), requests),
+    walBytes,
   };
 }
 
@@ -309,6 +328,7 @@ function medianOf(measures: Measure[]): Measure {
     serverCpuUs: medianOrUndefined(measures.map((m) => m.serverCpuUs)),
     databaseCpuUs: medianOrUndefined(measures.map((m) => m.databaseCpuUs)),
     machineCpuUs: medianOrUndefined(measures.map((m) => m.machineCpuUs)),
+    walBytes: medianOrUndefined(measures.map((m) => m.walBytes)),
   };
 }
 
@@ -318,13 +338,13 @@ function medianOrUndefined(values: (number | undefined)[]): number | undefined {
 }
 
 function printTable(title: string, measures: Measure[]): void {
-  const cpu = (us: number | undefined) => (us === undefined ? '-' : us.toFixed(0)).padStart(10);
+  const figure = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0)).padStart(10);
   process.stdout.write(
-    `\n${title}\nscenario  target    req/s     p50 ms   p99 ms   non-2xx  errors  server µs  database µs  machine µs\n`,
+    `\n${title}\nscenario  target    req/s     p50 ms   p99 ms   non-2xx  errors  server µs  database µs  machine µs  WAL bytes\n`,
   );
   for (const m of measures) {
     process.stdout.write(
-      `${m.scenario.padEnd(9)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}${cpu(m.serverCpuUs)} ${cpu(m.databaseCpuUs).padStart(12)} ${cpu(m.machineCpuUs).padStart(11)}\n`,
+      `${m.scenario.padEnd(9)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}${figure(m.serverCpuUs)} ${figure(m.databaseCpuUs).padStart(12)} ${figure(m.machineCpuUs).padStart(11)}${figure(m.walBytes)}\n`,
     );
   }
 }
