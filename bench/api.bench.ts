@@ -90,8 +90,10 @@ async function main(): Promise<void> {
     ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
   });
   const bare = await startProcess('bare', [join(DIST, 'bench/bare-fastify-server.js'), String(barePort)], {});
-  const wal = await ServerWal.open(SERVER_URL);
+  let wal: ServerWal | undefined;
   try {
+    const serverWal = await ServerWal.open(SERVER_URL);
+    wal = serverWal; // closed in finally, even when a later step fails
     await waitReady(`http://127.0.0.1:${gatewayPort}/health/ready`, gateway);
     const tokens = await setUpAccounts(`http://127.0.0.1:${gatewayPort}`);
     const measures: Measure[] = [];
@@ -108,11 +110,11 @@ async function main(): Promise<void> {
         const base = `http://127.0.0.1:${target === 'gateway' ? gatewayPort : barePort}`;
         const pid = (target === 'gateway' ? gateway : bare).pid;
         measures.push(
-          await withCosts(pid, wal, () =>
+          await withCosts(pid, serverWal, () =>
             runCreate(target, base, tokens, target === 'gateway' ? created : []),
           ),
         );
-        measures.push(await withCosts(pid, wal, () => runGet(target, base, tokens, created)));
+        measures.push(await withCosts(pid, serverWal, () => runGet(target, base, tokens, created)));
       }
       printTable(`round ${round}`, measures.slice(-4));
     }
@@ -145,7 +147,7 @@ async function main(): Promise<void> {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');
     await Promise.all([exited(gateway), exited(bare)]);
-    await wal.close();
+    await wal?.close();
     await database.drop();
   }
 }
