@@ -283,7 +283,7 @@ async function withCosts(
   ];
   const measure = await run();
   const requests = measure.requestsPerSecond * SECONDS;
-  const walBytes = ((await wal.position()) - walBefore) / requests;
+  const walAfter = await wal.position();
   return {
     ...measure,
     serverCpuUs: microsecondsPerRequest(serverBefore, processCpuMs(pid), requests),
@@ -293,7 +293,8 @@ async function withCosts(
       requests,
     ),
     machineCpuUs: microsecondsPerRequest(machineBefore, machineBusyMs(), requests),
-    walBytes,
+    // Like the CPU figures: none for a run that served no request, rather than Infinity.
+    walBytes: requests > 0 ? (walAfter - walBefore) / requests : undefined,
   };
 }
 
