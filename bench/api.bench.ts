@@ -36,6 +36,7 @@ import {
   processesCpu,
 } from './support/cpu-usage';
 import { createFreshDatabase } from './support/fresh-database';
+import { perRequest } from './support/per-request';
 import { ServerWal } from './support/server-wal';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -293,8 +294,7 @@ async function withCosts(
       requests,
     ),
     machineCpuUs: microsecondsPerRequest(machineBefore, machineBusyMs(), requests),
-    // Like the CPU figures: none for a run that served no request, rather than Infinity.
-    walBytes: requests > 0 ? (walAfter - walBefore) / requests : undefined,
+    walBytes: perRequest(walBefore, walAfter, requests),
   };
 }
 

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { perRequest } from './per-request';
 
 /**
  * CPU time from Linux's /proc, to print beside throughput: on a machine whose cores the server,
@@ -85,6 +86,6 @@ export function microsecondsPerRequest(
   after: number | undefined,
   requests: number,
 ): number | undefined {
-  if (before === undefined || after === undefined || requests <= 0) return undefined;
-  return ((after - before) * 1000) / requests;
+  const ms = perRequest(before, after, requests);
+  return ms === undefined ? undefined : ms * 1000;
 }
