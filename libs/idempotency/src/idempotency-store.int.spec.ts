@@ -265,6 +265,42 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
       });
     });
 
+    it('answers the look-ups of one turn each its own, whatever the scope, in one statement', async () => {
+      const [used, otherPath, fresh] = [newKey(), newKey(), newKey()];
+      await database.db.transaction((tx) =>
+        store.claimWithin(tx, CREATE, used, attempt, 201, { payout_id: 'po_1' }),
+      );
+      await database.db.transaction((tx) =>
+        store.claimWithin(tx, { ...CREATE, path: '/api/payout/cancel' }, otherPath, attempt, 200, {}),
+      );
+      const statements: unknown[] = [];
+      const counted = new IdempotencyStore(
+        new Proxy(database.db, {
+          get: (target, property, receiver) => {
+            if (property !== 'reads') return Reflect.get(target, property, receiver);
+            const reads = target.reads;
+            return {
+              query: reads.query.bind(reads),
+              queryPrepared: (sql: string, params?: unknown[]) => {
+                statements.push(sql);
+                return reads.queryPrepared(sql, params);
+              },
+            };
+          },
+        }),
+      );
+      const answers = await Promise.all([
+        counted.isUnused(CREATE, used),
+        counted.isUnused(CREATE, otherPath),
+        counted.isUnused({ ...CREATE, path: '/api/payout/cancel' }, otherPath),
+        counted.isUnused({ ...CREATE, accountId: 'acct_2' }, used),
+        counted.isUnused(CREATE, fresh),
+        counted.isUnused(CREATE, used),
+      ]);
+      expect(answers).toEqual([false, true, false, true, true, false]);
+      expect(statements).toHaveLength(1);
+    });
+
     it('writes nothing when its transaction rolls back', async () => {
       const key = newKey();
       await expect(

@@ -1,4 +1,5 @@
 import {
+  BatchedLookUps,
   GroupedWrites,
   OneWriterRefusal,
   RowStatement,
@@ -153,7 +154,21 @@ const RELEASE_SQL = `UPDATE idempotency_keys SET locked_until = NULL
 
 const EXISTS_SQL = `SELECT state FROM idempotency_keys WHERE ${WHERE_KEY}`;
 
-const ANY_ROW_SQL = `SELECT 1 AS found FROM idempotency_keys WHERE ${WHERE_KEY}`;
+/**
+ * Which of the keys given have a row (isUnused, for the requests read in one turn: see
+ * BatchedLookUps). Each key is found by a correlated subquery, which the planner runs per key
+ * as the primary-key look-up the single-key SELECT was; a join could be planned as a hash join
+ * over a sequential scan while the table is small, and stay one as it grows.
+ */
+const ANY_ROWS: RowStatement = {
+  sql: `SELECT t.account_id, t.environment, t.method, t.path, t.idempotency_key
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+    AS t(account_id, environment, method, path, idempotency_key)
+  WHERE (SELECT true FROM idempotency_keys k
+          WHERE k.account_id = t.account_id AND k.environment = t.environment AND k.method = t.method
+            AND k.path = t.path AND k.idempotency_key = t.idempotency_key)`,
+  answers: ANSWERED_BY_KEY,
+};
 
 const PURGE_SQL = `DELETE FROM idempotency_keys
   WHERE (account_id, environment, method, path, idempotency_key) IN (
@@ -199,6 +214,7 @@ export class IdempotencyStore {
    * that COMMIT, so the key is held, for every process to see, before the work starts.
    */
   private readonly claims: GroupedWrites;
+  private readonly anyRows: BatchedLookUps<unknown>;
 
   constructor(
     private readonly db: SqlClient,
@@ -211,6 +227,7 @@ export class IdempotencyStore {
     this.leaseMs = leaseMs;
     this.now = options.now;
     this.claims = new GroupedWrites(db);
+    this.anyRows = new BatchedLookUps(db.reads, ANY_ROWS);
   }
 
   /**
@@ -277,10 +294,11 @@ export class IdempotencyStore {
    * a key need not be claimed first; the work's transaction inserts it with its answer
    * (claimWithin). That saves a commit per request; a request racing for the key then finds out at
    * that insert (IdempotencyKeyTakenError). A key with a row, whatever its state, goes through begin.
+   * The look-ups of the requests read in one turn share one statement (ANY_ROWS).
    */
   async isUnused(scope: IdempotencyScope, key: string): Promise<boolean> {
-    const found = await this.db.reads.queryPrepared(ANY_ROW_SQL, checkedKeyParams(scope, key));
-    return found.rows.length === 0;
+    const found = await this.anyRows.lookUp(checkedKeyParams(scope, key));
+    return found.length === 0;
   }
 
   /**
