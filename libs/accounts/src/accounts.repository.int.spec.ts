@@ -1,7 +1,25 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SqlClient } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { AccountsRepository, PayoutScope } from './index';
 import { SecretBox } from './secret-box';
+
+/** The test database, counting the look-ups in each statement sent on its shared read connections. */
+function countingReads(database: TestDatabase, statements: number[]): SqlClient {
+  const reads = database.db.reads;
+  return new Proxy(database.db, {
+    get: (target, property, receiver) =>
+      property === 'reads'
+        ? {
+            query: reads.query.bind(reads),
+            queryPrepared: (sql: string, params?: unknown[]) => {
+              statements.push((params?.[0] as unknown[]).length);
+              return reads.queryPrepared(sql, params);
+            },
+          }
+        : Reflect.get(target, property, receiver),
+  });
+}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -394,6 +412,44 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
         expect(serialised).not.toContain(value);
       }
       expect(await repo.listCredentials('acct_000000000000000000000000')).toEqual([]);
+    });
+  });
+
+  describe('a read beside the credential look-up', () => {
+    // The credential's own columns and the request's parameter, as a read beside it returns them.
+    const ECHO = { sql: 'SELECT c.account_id AS account, t.p1 AS asked' };
+
+    it('answers each concurrent request its own credential and read, in one statement, and nothing for a revoked or unknown token', async () => {
+      const a = await repo.createAccount({ name: 'A', region: 'EU' });
+      const b = await repo.createAccount({ name: 'B', region: 'EU' });
+      const ofA = await repo.issueCredential(a.accountId, { kind: 'payout', environment: 'sandbox' });
+      const ofB = await repo.issueCredential(b.accountId, { kind: 'payout', environment: 'sandbox' });
+      const revoked = await repo.issueCredential(a.accountId, { kind: 'payout', environment: 'sandbox' });
+      await repo.revokeCredential(a.accountId, revoked.credentialId);
+      const unknown = `pk_test_${randomBytes(32).toString('base64url')}`;
+      const statements: number[] = [];
+      const counted = new AccountsRepository(countingReads(database, statements), key);
+      const asks: [string, string][] = [
+        [ofA.token, 'first'],
+        [ofB.token, 'second'],
+        [ofA.token, 'third'],
+        [ofA.token, 'first'],
+        [revoked.token, 'fourth'],
+        [unknown, 'fifth'],
+      ];
+      const found = await Promise.all(
+        asks.map(([token, asked]) => counted.authenticateCredentialWith(token, { ...ECHO, params: [asked] })),
+      );
+      expect(found.map((f) => f && [f.credential.accountId, f.beside])).toEqual([
+        [a.accountId, { account: a.accountId, asked: 'first' }],
+        [b.accountId, { account: b.accountId, asked: 'second' }],
+        [a.accountId, { account: a.accountId, asked: 'third' }],
+        [a.accountId, { account: a.accountId, asked: 'first' }],
+        null,
+        null,
+      ]);
+      // One statement for the turn, the same token and parameter looked up once.
+      expect(statements).toEqual([5]);
     });
   });
 

@@ -79,46 +79,42 @@ const CREDENTIAL_COLUMNS = `c.credential_id, c.account_id, c.environment, c.kind
        a.payouts_approved, e.payouts_enabled, e.return_url_origins`;
 const CREDENTIAL_JOINS = `JOIN accounts a ON a.account_id = c.account_id
   JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment`;
-const CREDENTIAL_FROM = `FROM credentials c
-  ${CREDENTIAL_JOINS}
- WHERE c.token_verifier = $1 AND c.revoked_at IS NULL`;
-/** The same look-up for the credentials of every request read in one turn (see BatchedLookUps). */
-const AUTHENTICATE_CREDENTIALS: RowStatement = {
-  sql: `SELECT t.verifier, ${CREDENTIAL_COLUMNS}
-  FROM unnest($1::text[]) AS t(verifier)
+/**
+ * The credential look-up of every request read in one turn, as one statement (see BatchedLookUps),
+ * each request's read beside it (ReadBesideCredential) in the same statement, per credential row.
+ * A request's parameters come in as the text columns `t.verifier`, `t.p1`, `t.p2`, …
+ */
+function credentialLookUps(besideSql: string | undefined, besideParams: number): RowStatement {
+  const columns = ['verifier', ...Array.from({ length: besideParams }, (_, i) => `p${i + 1}`)];
+  const beside =
+    besideSql === undefined ? '' : `,\n       (SELECT to_json(b) FROM (${besideSql}) b) AS beside`;
+  return {
+    sql: `SELECT ${columns.map((column) => `t.${column}`).join(', ')}, ${CREDENTIAL_COLUMNS}${beside}
+  FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS t(${columns.join(', ')})
   JOIN credentials c ON c.token_verifier = t.verifier AND c.revoked_at IS NULL
   ${CREDENTIAL_JOINS}`,
-  answers: { rowKey: (row) => String(row['verifier']), paramsKey: (params) => String(params[0]) },
-};
+    answers:
+      besideParams === 0
+        ? { rowKey: (row) => String(row['verifier']), paramsKey: (params) => String(params[0]) }
+        : {
+            rowKey: (row) => JSON.stringify(columns.map((column) => row[column])),
+            paramsKey: (params) => JSON.stringify(params),
+          },
+  };
+}
 
 /**
  * A read that rides in the credential look-up's own statement: a SELECT of at most one row that
- * may use `c.account_id` and `c.environment` (the credential's) and parameters from `$2` on. Its
- * row comes back as a JSON object in column order, or null. Only for fixed SQL text, never built from input.
+ * may use `c.account_id` and `c.environment` (the credential's) and its parameters as the text
+ * columns `t.p1`, `t.p2`, … Its row comes back as a JSON object in column order, or null. Only for
+ * fixed SQL text, never built from input.
  */
 export interface ReadBesideCredential {
   sql: string;
-  params: readonly unknown[];
+  params: readonly string[];
 }
 
 const AUTHENTICATE_ADMIN_SQL = 'SELECT account_id FROM accounts WHERE admin_token_verifier = $1';
-
-/**
- * The composed statements, by their beside SQL. Composed once: a freshly concatenated text would
- * be hashed again on every request to find its prepared statement (about 2% of a Get Payout's
- * gateway time). Bounded because the beside SQL is fixed text, never built from input.
- */
-const composedWithBeside = new Map<string, string>();
-
-function credentialWithSql(besideSql: string): string {
-  let sql = composedWithBeside.get(besideSql);
-  if (sql === undefined) {
-    sql = `SELECT ${CREDENTIAL_COLUMNS}, (SELECT to_json(b) FROM (${besideSql}) b) AS beside
-  ${CREDENTIAL_FROM}`;
-    composedWithBeside.set(besideSql, sql);
-  }
-  return sql;
-}
 
 /**
  * Accounts, their per-environment settings and their credentials. Tokens and the checkout API
@@ -130,11 +126,17 @@ export class AccountsRepository {
   readonly #db: SqlClient;
   readonly #box: SecretBox;
   readonly #credentials: BatchedLookUps<CredentialRow>;
+  /**
+   * The look-ups with a read beside, by its SQL: each composed once (a freshly concatenated text
+   * would be hashed again on every request to find its prepared statement, about 2% of a Get
+   * Payout's gateway time). Bounded because the beside SQL is fixed text, never built from input.
+   */
+  readonly #credentialsWith = new Map<string, BatchedLookUps<CredentialRow>>();
 
   constructor(db: SqlClient, secretKey: Buffer) {
     this.#db = db;
     this.#box = new SecretBox(secretKey);
-    this.#credentials = new BatchedLookUps(db.reads, AUTHENTICATE_CREDENTIALS);
+    this.#credentials = new BatchedLookUps(db.reads, credentialLookUps(undefined, 0));
   }
 
   async createAccount(input: {
@@ -206,9 +208,13 @@ export class AccountsRepository {
     return { credential: credentialOf(row), beside: row.beside ?? null };
   }
 
-  async #credentialWith(verifier: string, beside: ReadBesideCredential): Promise<CredentialRow[]> {
-    const sql = credentialWithSql(beside.sql);
-    return (await this.#db.reads.queryPrepared<CredentialRow>(sql, [verifier, ...beside.params])).rows;
+  #credentialWith(verifier: string, beside: ReadBesideCredential): Promise<CredentialRow[]> {
+    let lookUps = this.#credentialsWith.get(beside.sql);
+    if (lookUps === undefined) {
+      lookUps = new BatchedLookUps(this.#db.reads, credentialLookUps(beside.sql, beside.params.length));
+      this.#credentialsWith.set(beside.sql, lookUps);
+    }
+    return lookUps.lookUp([verifier, ...beside.params]);
   }
 
   async accountExists(accountId: string): Promise<boolean> {

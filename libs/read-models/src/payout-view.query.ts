@@ -24,10 +24,10 @@ const PAYOUT_VIEW_SQL = `SELECT ${PAYOUT_VIEW_COLUMNS}
 
 /**
  * The same view as readPayoutView, as a read beside the credential look-up (accounts'
- * ReadBesideCredential): payout id in `$2`, the account and environment the credential's own.
+ * ReadBesideCredential): payout id in `t.p1`, the account and environment the credential's own.
  */
 export const PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL = `SELECT ${PAYOUT_VIEW_COLUMNS}
-  FROM ${ONE_PAYOUT('$2')} WHERE p.account_id = c.account_id AND p.environment = c.environment`;
+  FROM ${ONE_PAYOUT('t.p1')} WHERE p.account_id = c.account_id AND p.environment = c.environment`;
 
 /** The payout as its merchant sees it, or null when this account and environment has no such payout. */
 export async function readPayoutView(
