@@ -15,6 +15,14 @@ const INSERT_SILENTLY: RowStatement = {
     SELECT r.k, r.n::integer, NULL FROM unnest($1::text[], $2::text[]) AS r(k, n)`,
 };
 
+// A JSON column (jsonColumns) beside a text one, each row's JSON returned as stored and as its type.
+const JSON_ROWS: RowStatement = {
+  sql: `SELECT r.k, (r.doc -> 0)::text AS doc, jsonb_typeof(r.doc -> 0) AS type
+    FROM ROWS FROM (unnest($1::text[]), jsonb_array_elements($2::jsonb)) AS r(k, doc)`,
+  answers: { rowKey: (row) => String(row['k']), paramsKey: (params) => String(params[0]) },
+  jsonColumns: [1],
+};
+
 describe.each(testBackends())('row statements on $name', (backend) => {
   let database: TestDatabase;
 
@@ -64,6 +72,33 @@ describe.each(testBackends())('row statements on $name', (backend) => {
       "SELECT k FROM row_statements_test WHERE k LIKE 'b%' OR k LIKE 's%' ORDER BY k",
     );
     expect(rows.map((row) => row.k)).toEqual(['b1', 'b2', 'b3', 'b4', 's1', 's2']);
+  });
+
+  it('sends a JSON column as one JSON array, each row its own value, a missing one SQL NULL apart from JSON null', async () => {
+    const docs: [string, string | null][] = [
+      ['quotes', JSON.stringify({ say: 'a "quoted" \\ back\\slash', list: ['x', "it's"] })],
+      ['unicode', JSON.stringify('é € 😀 \n\t')],
+      ['json-null', 'null'],
+      ['missing', null],
+      ['number', '12.50'],
+    ];
+    const answers = await database.db.transaction(async (tx) => {
+      const batched = batchingRows(tx);
+      return Promise.all(
+        docs.map((params) =>
+          writeRow<{ doc: string | null; type: string | null }>(batched, JSON_ROWS, params),
+        ),
+      );
+    });
+    expect(answers.map(([row]) => row && [row.doc === null ? null : JSON.parse(row.doc), row.type])).toEqual([
+      [{ say: 'a "quoted" \\ back\\slash', list: ['x', "it's"] }, 'object'],
+      ['é € 😀 \n\t', 'string'],
+      [null, 'null'],
+      [null, null],
+      [12.5, 'number'],
+    ]);
+    const [alone] = await writeRow<{ doc: string }>(database.db, JSON_ROWS, ['alone', '{"a":[1,"two"]}']);
+    expect(JSON.parse(alone!.doc)).toEqual({ a: [1, 'two'] });
   });
 
   it('fails every writer of a batch whose statement failed, and the transaction writes nothing', async () => {

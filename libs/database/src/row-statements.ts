@@ -16,6 +16,15 @@ export interface RowStatement {
     rowKey: (row: Record<string, unknown>) => string;
     paramsKey: (params: readonly unknown[]) => string;
   };
+  /**
+   * Columns of JSON texts (by position), sent as one JSON array rather than a text[]: a text[]
+   * literal escapes every quote of every element (pg's escapeElement, about 5% of the gateway's
+   * CPU per Create Payout for the stored answers), a JSON array of JSON texts needs no escaping.
+   * Each row's element is a one-element array, `[text]`, or `[]` for null; the SQL reads the
+   * column with `ROWS FROM (…, jsonb_array_elements($k::jsonb))` and the value as `element -> 0`
+   * (SQL NULL for `[]`, so a JSON null and a missing value stay apart). A value must be valid JSON.
+   */
+  readonly jsonColumns?: readonly number[];
 }
 
 const BATCHES = Symbol('row statement batches');
@@ -97,10 +106,12 @@ export async function runRowStatement(
 ): Promise<Record<string, unknown>[][]> {
   const width = rows[0]?.length ?? 0;
   const columns = Array.from({ length: width }, (_, column) =>
-    rows.map((row) => {
-      const value = row[column];
-      return value === null || value === undefined ? null : String(value);
-    }),
+    statement.jsonColumns?.includes(column)
+      ? jsonElementsOf(rows, column)
+      : rows.map((row) => {
+          const value = row[column];
+          return value === null || value === undefined ? null : String(value);
+        }),
   );
   const result = await db.queryPrepared<Record<string, unknown>>(statement.sql, columns);
   const answers = statement.answers;
@@ -113,4 +124,14 @@ export async function runRowStatement(
     else byKey.set(key, [row]);
   }
   return rows.map((row) => byKey.get(answers.paramsKey(row)) ?? []);
+}
+
+/** A JSON column's values as one JSON array of one-element arrays (see RowStatement.jsonColumns). */
+function jsonElementsOf(rows: readonly (readonly unknown[])[], column: number): string {
+  let json = '[';
+  for (let i = 0; i < rows.length; i += 1) {
+    const value = rows[i]![column];
+    json += `${i === 0 ? '' : ','}${value === null || value === undefined ? '[]' : `[${String(value)}]`}`;
+  }
+  return `${json}]`;
 }
