@@ -61,6 +61,42 @@ describe.each(testBackends())('group commit on $name', (backend) => {
     });
   });
 
+  it("answers each member its own streams' events, several a stream, in global position order", async () => {
+    const groups = new GroupCommit(store);
+    // Stream ids that sort against the order given, so the store writes them in another order.
+    const members = Array.from({ length: 5 }, (_, i) => [unique(`z${i}`), unique(`m${i}`)] as const);
+    const results = await Promise.all(
+      members.map(([z, m]) =>
+        groups.append([
+          {
+            ...appendTo(z),
+            events: [1, 2, 3].map((n) => ({ type: 'Noted', schemaVersion: 1, data: { n } })),
+          },
+          appendTo(m),
+        ]),
+      ),
+    );
+    const everyEvent = results.flatMap((result) => result.events);
+    expect(new Set(everyEvent.map((e) => e.transactionId)).size).toBe(1);
+    results.forEach((result, i) => {
+      const [z, m] = members[i]!;
+      expect(result.streams).toEqual([
+        { streamId: z, version: 3 },
+        { streamId: m, version: 1 },
+      ]);
+      const positions = result.events.map((e) => BigInt(e.globalPosition));
+      expect(positions).toEqual([...positions].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+      expect(result.events.map((e) => [e.streamId, e.streamVersion]).sort()).toEqual(
+        [
+          [z, 1],
+          [z, 2],
+          [z, 3],
+          [m, 1],
+        ].sort(),
+      );
+    });
+  });
+
   it('runs each member in the same transaction as its own in-transaction work', async () => {
     const groups = new GroupCommit(store);
     const seen: string[] = [];

@@ -12,6 +12,7 @@ import {
   AppendResult,
   EVENT_STORE_LIMITS,
   EventStore,
+  RecordedEvent,
   StreamAppend,
   StreamVersionConflictError,
 } from '@payouts/event-store';
@@ -101,7 +102,16 @@ export class GroupCommit {
       group.flatMap((member) => member.appends),
       { inTransaction: groupHook(group) },
     );
-    return group.map((member) => resultFor(member.appends, result));
+    // Indexed once for the group: looked up per member, the whole result was scanned per member.
+    const versions = new Map<string, number>();
+    for (const stream of result.streams) versions.set(stream.streamId, stream.version);
+    const eventsByStream = new Map<string, RecordedEvent[]>();
+    for (const event of result.events) {
+      const events = eventsByStream.get(event.streamId);
+      if (events) events.push(event);
+      else eventsByStream.set(event.streamId, [event]);
+    }
+    return group.map((member) => resultFor(member.appends, versions, eventsByStream));
   }
 }
 
@@ -134,15 +144,29 @@ function rolledBackForOneMember(error: unknown): boolean {
   );
 }
 
-/** A member's part of the group's result, shaped as its own append would have returned it. */
-function resultFor(appends: readonly StreamAppend[], group: AppendResult): AppendResult {
-  const versions = new Map(group.streams.map((stream) => [stream.streamId, stream.version]));
-  const ids = new Set(appends.map((append) => append.streamId));
+/**
+ * A member's part of the group's result, shaped as its own append would have returned it: its
+ * streams' versions, and their events (a stream is in one member of a group) in global position
+ * order, as the event store answers them.
+ */
+function resultFor(
+  appends: readonly StreamAppend[],
+  versions: ReadonlyMap<string, number>,
+  eventsByStream: ReadonlyMap<string, readonly RecordedEvent[]>,
+): AppendResult {
   return {
     streams: appends.map((append) => ({
       streamId: append.streamId,
       version: versions.get(append.streamId) ?? 0,
     })),
-    events: group.events.filter((event) => ids.has(event.streamId)),
+    events: appends.flatMap((append) => eventsByStream.get(append.streamId) ?? []).sort(byGlobalPosition),
   };
+}
+
+/** Positions are decimal strings of unsigned integers: the shorter is the smaller. */
+function byGlobalPosition(a: RecordedEvent, b: RecordedEvent): number {
+  const x = a.globalPosition;
+  const y = b.globalPosition;
+  if (x.length !== y.length) return x.length - y.length;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
