@@ -550,6 +550,37 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect([foreign.status, foreign.body.error.code]).toEqual([404, 'not_found']);
   });
 
+  it("answers concurrent Gets, which share the gateway's statements, each its own", async () => {
+    const ids = await Promise.all(
+      ['many-1', 'many-2', 'many-3'].map(
+        async (reference) => (await create(linkBody(reference, '1.00'))).body.payout_id as string,
+      ),
+    );
+    const stranger = await merchant(call, '1.00');
+    const asks: [string, string][] = [
+      ...ids.map((id): [string, string] => [id, shop.token]),
+      [`${ids[0]}0`, shop.token],
+      ['po_bad', shop.token],
+      [`po_${'é'.repeat(24)}`, shop.token],
+      [ids[1]!, stranger.token],
+    ];
+    // Several rounds at once, so that Gets share the gateway's turns (and their statements).
+    const answers = await Promise.all(
+      [1, 2, 3].flatMap(() =>
+        asks.map(([id, token]) => call('GET', `/sandbox/api/payout/${encodeURIComponent(id)}`, { token })),
+      ),
+    );
+    expect(answers.map((answer) => [answer.status, answer.body.payout_id ?? answer.body.error.code])).toEqual(
+      [1, 2, 3].flatMap(() => [
+        ...ids.map((id) => [200, id]),
+        [404, 'not_found'],
+        [404, 'not_found'],
+        [404, 'not_found'],
+        [404, 'not_found'],
+      ]),
+    );
+  });
+
   it('keeps a create refused by the body rules refused for its key; a missing key is reported before the body', async () => {
     const key = newKey();
     const bad = { ...linkBody('kept-bad'), amount: 12 };

@@ -32,6 +32,7 @@ import {
   SandboxClockDto,
   TopUpFloatDto,
 } from './admin.dto';
+import { PAYOUT_ID } from '../payouts/payout-id';
 
 /** The service operator's API (ARCHITECTURE 4), authenticated by OPERATOR_TOKEN. */
 @Controller('operator')
@@ -159,6 +160,3 @@ export class OperatorController {
 }
 
 const noAccount = () => new ApiError(404, 'not_found', 'no such account');
-
-/** Payout ids are made by the service (`po_` + 24 hex digits); anything else names no payout. */
-const PAYOUT_ID = /^po_[0-9a-f]{24}$/;

@@ -8,6 +8,7 @@ import { PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL } from '@payouts/read-models';
 import type { PayoutMerchantView } from '@payouts/read-models';
 import { ACCOUNTS } from '../gateway.tokens';
 import { IdempotentRequests } from '../idempotency/idempotent-requests';
+import { PAYOUT_ID } from '../payouts/payout-id';
 import {
   PayoutPrincipal,
   READS_PAYOUT_WITH_CREDENTIAL,
@@ -70,9 +71,13 @@ export class PayoutAuthGuard implements CanActivate {
       READS_PAYOUT_WITH_CREDENTIAL,
       context.getHandler(),
     );
+    // Only a payout id as the service makes them is read beside the credential: the Gets of one
+    // turn share a statement, which carries nothing else from a path. Any other id is no payout
+    // (404, checkedPayoutId) and is looked up nowhere.
+    const payoutId = readsPayout ? request.params?.payout_id : undefined;
     const { credential, payoutReadWithCredential } = await this.lookUp(
       token,
-      readsPayout ? request.params?.payout_id : undefined,
+      payoutId !== undefined && PAYOUT_ID.test(payoutId) ? payoutId : undefined,
     );
     if (!credential) throw unauthenticated();
     const retryAfterSeconds = this.limiter.take(credential.credentialId);

@@ -81,9 +81,9 @@ import {
 } from '../openapi/payout.schemas';
 import { ClaimLinkCopies } from './claim-link-copies';
 import { SealedAnswerUrls } from './sealed-answer-urls';
+import { PAYOUT_ID } from './payout-id';
 import { ReturnUrlPolicy } from './return-url-policy';
 
-const PAYOUT_ID = /^po_[0-9a-f]{24}$/;
 /** Create Payout's idempotency path (the same in both environments). */
 const CREATE_PATH = '/api/payout/create';
 const createBodyPipe = apiValidationPipe();
