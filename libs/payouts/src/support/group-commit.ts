@@ -102,16 +102,7 @@ export class GroupCommit {
       group.flatMap((member) => member.appends),
       { inTransaction: groupHook(group) },
     );
-    // Indexed once for the group: looked up per member, the whole result was scanned per member.
-    const versions = new Map<string, number>();
-    for (const stream of result.streams) versions.set(stream.streamId, stream.version);
-    const eventsByStream = new Map<string, RecordedEvent[]>();
-    for (const event of result.events) {
-      const events = eventsByStream.get(event.streamId);
-      if (events) events.push(event);
-      else eventsByStream.set(event.streamId, [event]);
-    }
-    return group.map((member) => resultFor(member.appends, versions, eventsByStream));
+    return splitByMember(group, result);
   }
 }
 
@@ -145,28 +136,25 @@ function rolledBackForOneMember(error: unknown): boolean {
 }
 
 /**
- * A member's part of the group's result, shaped as its own append would have returned it: its
- * streams' versions, and their events (a stream is in one member of a group) in global position
- * order, as the event store answers them.
+ * Each member's part of the group's result, shaped as its own append would have returned it: its
+ * streams' versions, and their events in the order the store answered them (global position). A
+ * stream is in one member of a group, so one pass over the result sorts every event to its member.
  */
-function resultFor(
-  appends: readonly StreamAppend[],
-  versions: ReadonlyMap<string, number>,
-  eventsByStream: ReadonlyMap<string, readonly RecordedEvent[]>,
-): AppendResult {
-  return {
-    streams: appends.map((append) => ({
+function splitByMember(group: readonly Member[], result: AppendResult): AppendResult[] {
+  const versions = new Map<string, number>();
+  for (const stream of result.streams) versions.set(stream.streamId, stream.version);
+  const memberOf = new Map<string, number>();
+  group.forEach((member, index) => member.appends.forEach((append) => memberOf.set(append.streamId, index)));
+  const events = group.map((): RecordedEvent[] => []);
+  for (const event of result.events) {
+    const index = memberOf.get(event.streamId);
+    if (index !== undefined) events[index]!.push(event);
+  }
+  return group.map((member, index) => ({
+    streams: member.appends.map((append) => ({
       streamId: append.streamId,
       version: versions.get(append.streamId) ?? 0,
     })),
-    events: appends.flatMap((append) => eventsByStream.get(append.streamId) ?? []).sort(byGlobalPosition),
-  };
-}
-
-/** Positions are decimal strings of unsigned integers: the shorter is the smaller. */
-function byGlobalPosition(a: RecordedEvent, b: RecordedEvent): number {
-  const x = a.globalPosition;
-  const y = b.globalPosition;
-  if (x.length !== y.length) return x.length - y.length;
-  return x < y ? -1 : x > y ? 1 : 0;
+    events: events[index]!,
+  }));
 }
