@@ -173,6 +173,15 @@ const ANY_ROWS: RowStatement = {
   answers: ANSWERED_BY_KEY,
 };
 
+/**
+ * isUnused's question as a read beside the credential look-up (accounts' ReadBesideCredential):
+ * whether the key has a row, whatever its state, in the credential's own account and environment,
+ * for the method, path and key in `t.p1`, `t.p2` and `t.p3`. One row (`used`) or none.
+ */
+export const KEY_USE_BESIDE_CREDENTIAL_SQL = `SELECT true AS used FROM idempotency_keys k
+  WHERE k.account_id = c.account_id AND k.environment = c.environment AND k.method = t.p1
+    AND k.path = t.p2 AND k.idempotency_key = t.p3`;
+
 const PURGE_SQL = `DELETE FROM idempotency_keys
   WHERE (account_id, environment, method, path, idempotency_key) IN (
     SELECT account_id, environment, method, path, idempotency_key FROM idempotency_keys

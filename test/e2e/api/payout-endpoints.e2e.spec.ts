@@ -1,4 +1,5 @@
 import type { SqlClient } from '@payouts/database';
+import type { IdempotencyStore } from '@payouts/idempotency';
 import { SQL_CLIENT } from '@payouts/platform';
 import { readPayoutView } from '@payouts/read-models';
 import { testBackends } from '@payouts/testing';
@@ -13,6 +14,7 @@ import {
   PAYOUT_CORE_FIELDS,
   startGateway,
 } from './gateway-harness';
+import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
 
 describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP on %s', (backend) => {
   let gateway: Gateway;
@@ -579,6 +581,35 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
         [404, 'not_found'],
       ]),
     );
+  });
+
+  it("reads a create's Idempotency-Key beside the credential: concurrent creates each get their own key's answer", async () => {
+    const used = newKey();
+    const first = await create(linkBody('key-beside-1', '1.00'), used);
+    expect(first.status).toBe(201);
+    const stranger = await merchant(call, '10.00');
+    const store = gateway.app.get<IdempotencyStore>(IDEMPOTENCY);
+    const isUnused = jest.spyOn(store, 'isUnused');
+    try {
+      const [fresh, replay, strangers, sameAgain] = await Promise.all([
+        create(linkBody('key-beside-2', '1.00')),
+        create(linkBody('key-beside-1', '1.00'), used),
+        // The key is this account's, not the stranger's: for the stranger it is new.
+        create(linkBody('key-beside-1', '1.00'), used, stranger.token),
+        create(linkBody('key-beside-1', '1.00'), used),
+      ]);
+      expect([fresh.status, fresh.headers.get('idempotent-replayed')]).toEqual([201, null]);
+      for (const again of [replay, sameAgain]) {
+        expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+        expect(again.body).toEqual({ ...first.body, payout_url: null });
+      }
+      expect([strangers.status, strangers.headers.get('idempotent-replayed')]).toEqual([201, null]);
+      expect(strangers.body.payout_id).not.toBe(first.body.payout_id);
+      // Each key's use came with its credential: no create looked its key up on its own.
+      expect(isUnused).not.toHaveBeenCalled();
+    } finally {
+      isUnused.mockRestore();
+    }
   });
 
   it('keeps a create refused by the body rules refused for its key; a missing key is reported before the body', async () => {

@@ -1,10 +1,11 @@
+import type { AccountsRepository } from '@payouts/accounts';
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore, StreamVersionConflictError } from '@payouts/event-store';
 import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
 import { IdempotencyStore, requestHash } from '@payouts/idempotency';
 import { MAX_CONFLICT_ATTEMPTS } from '../../../libs/payouts/src/support/retry-on-conflict';
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
-import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
+import { ACCOUNTS, IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
 import { client, linkBody, merchant, newKey, PAYOUT_CORE_FIELDS } from './gateway-harness';
 import type { Call, Merchant } from './gateway-harness';
 import { startTestingGateway, TestingGateway } from './testing-gateway';
@@ -256,20 +257,22 @@ describe('a create whose answer could not be stored', () => {
 
 describe('a create whose key another process claims while it runs', () => {
   let gateway: TestingGateway;
-  /** Runs once, right after the create found its key unused: another gateway process claims it. */
+  /** Runs once, right after the create read its key unused: another gateway process claims it. */
   let claimInBetween: ((store: IdempotencyStore) => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    gateway = await startGatewayWithIdempotencyStore((store, db) => {
-      const isUnused = store.isUnused.bind(store);
-      store.isUnused = async (...args: Parameters<IdempotencyStore['isUnused']>) => {
-        const unused = await isUnused(...args);
-        const claim = claimInBetween;
-        claimInBetween = undefined;
-        await claim?.(new IdempotencyStore(db));
-        return unused;
-      };
-    });
+    gateway = await startTestingGateway();
+    // A create reads its key's use beside its credential (ReadsKeyUseWithCredential).
+    const accounts = gateway.app.get<AccountsRepository>(ACCOUNTS);
+    const db = gateway.app.get<SqlClient>(SQL_CLIENT);
+    const authenticate = accounts.authenticateCredentialWith.bind(accounts);
+    accounts.authenticateCredentialWith = async (...args) => {
+      const found = await authenticate(...args);
+      const claim = claimInBetween;
+      claimInBetween = undefined;
+      await claim?.(new IdempotencyStore(db));
+      return found;
+    };
   });
   afterAll(() => gateway.close());
 

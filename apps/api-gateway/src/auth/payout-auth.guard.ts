@@ -1,7 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { parseTokenPrefix } from '@payouts/accounts';
-import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
+import type {
+  AccountsRepository,
+  AuthenticatedCredential,
+  PayoutScope,
+  ReadBesideCredential,
+} from '@payouts/accounts';
+import { IDEMPOTENCY_KEY_PATTERN, KEY_USE_BESIDE_CREDENTIAL_SQL } from '@payouts/idempotency';
 import type { AppConfig } from '@payouts/config';
 import { ApiError, APP_CONFIG } from '@payouts/platform';
 import { PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL } from '@payouts/read-models';
@@ -11,6 +17,7 @@ import { IdempotentRequests } from '../idempotency/idempotent-requests';
 import { PAYOUT_ID } from '../payouts/payout-id';
 import {
   PayoutPrincipal,
+  READS_KEY_USE_WITH_CREDENTIAL,
   READS_PAYOUT_WITH_CREDENTIAL,
   REFUSALS_KEPT_FOR_KEY,
   RefusalsKeptForKey,
@@ -67,18 +74,8 @@ export class PayoutAuthGuard implements CanActivate {
         'a checkout key cannot be used for payouts; use a payout credential',
       );
     }
-    const readsPayout = this.reflector.get<boolean | undefined>(
-      READS_PAYOUT_WITH_CREDENTIAL,
-      context.getHandler(),
-    );
-    // Only a payout id as the service makes them is read beside the credential: the Gets of one
-    // turn share a statement, which carries nothing else from a path. Any other id is no payout
-    // (404, checkedPayoutId) and is looked up nowhere.
-    const payoutId = readsPayout ? request.params?.payout_id : undefined;
-    const { credential, payoutReadWithCredential } = await this.lookUp(
-      token,
-      payoutId !== undefined && PAYOUT_ID.test(payoutId) ? payoutId : undefined,
-    );
+    const beside = this.besideRead(context.getHandler(), request);
+    const { credential, besideRow } = await this.lookUp(token, beside?.read);
     if (!credential) throw unauthenticated();
     const retryAfterSeconds = this.limiter.take(credential.credentialId);
     if (retryAfterSeconds > 0) {
@@ -109,28 +106,48 @@ export class PayoutAuthGuard implements CanActivate {
       environment,
       credentialId: credential.credentialId,
       credential,
-      ...(payoutReadWithCredential !== undefined ? { payoutReadWithCredential } : {}),
+      ...(beside ? beside.into(besideRow) : {}),
     };
     return true;
   }
 
-  /** The credential, and on Get Payout the payout, in one statement (see ReadsPayoutWithCredential). */
+  /**
+   * What this route reads beside the credential, in its statement: on Get Payout the payout, on
+   * Create Payout whether the Idempotency-Key has a row. Only values of the forms the service
+   * accepts ride in that statement, which the requests of one turn share: any other payout id is
+   * no payout (404, checkedPayoutId) and any other key is refused (400) before it is looked up.
+   */
+  private besideRead(
+    handler: ReturnType<ExecutionContext['getHandler']>,
+    request: { headers: Record<string, string | undefined>; params?: Record<string, string | undefined> },
+  ): { read: ReadBesideCredential; into: (row: unknown) => Partial<PayoutPrincipal> } | undefined {
+    if (this.reflector.get<boolean | undefined>(READS_PAYOUT_WITH_CREDENTIAL, handler)) {
+      const payoutId = request.params?.payout_id;
+      if (payoutId === undefined || !PAYOUT_ID.test(payoutId)) return undefined;
+      return {
+        read: { sql: PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL, params: [payoutId] },
+        into: (row) => ({ payoutReadWithCredential: (row ?? null) as PayoutMerchantView | null }),
+      };
+    }
+    const path = this.reflector.get<string | undefined>(READS_KEY_USE_WITH_CREDENTIAL, handler);
+    const key = request.headers['idempotency-key'];
+    if (path === undefined || key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) return undefined;
+    return {
+      read: { sql: KEY_USE_BESIDE_CREDENTIAL_SQL, params: ['POST', path, key] },
+      into: (row) => ({ keyUseReadWithCredential: { method: 'POST', path, key, used: row !== null } }),
+    };
+  }
+
+  /** The credential, and the route's read beside it (besideRead) in the same statement. */
   private async lookUp(
     token: string,
-    payoutId: string | undefined,
-  ): Promise<{
-    credential: AuthenticatedCredential | null;
-    payoutReadWithCredential?: PayoutMerchantView | null;
-  }> {
-    if (payoutId === undefined) return { credential: await this.accounts.authenticateCredential(token) };
-    const found = await this.accounts.authenticateCredentialWith(token, {
-      sql: PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL,
-      params: [payoutId],
-    });
-    return {
-      credential: found?.credential ?? null,
-      payoutReadWithCredential: (found?.beside ?? null) as PayoutMerchantView | null,
-    };
+    beside: ReadBesideCredential | undefined,
+  ): Promise<{ credential: AuthenticatedCredential | null; besideRow: unknown }> {
+    if (beside === undefined) {
+      return { credential: await this.accounts.authenticateCredential(token), besideRow: null };
+    }
+    const found = await this.accounts.authenticateCredentialWith(token, beside);
+    return { credential: found?.credential ?? null, besideRow: found?.beside ?? null };
   }
 }
 

@@ -15,6 +15,20 @@ export interface PayoutPrincipal {
    * payout). Undefined on every other route.
    */
   payoutReadWithCredential?: PayoutMerchantView | null;
+  /**
+   * On a route marked ReadsKeyUseWithCredential, when the request has a well-formed
+   * Idempotency-Key: whether that key has a row in this scope, read in the credential look-up's
+   * own statement. Undefined otherwise.
+   */
+  keyUseReadWithCredential?: KeyUseRead;
+}
+
+/** Whether an Idempotency-Key had a row in a scope (IdempotencyStore.isUnused's question), as read. */
+export interface KeyUseRead {
+  method: string;
+  path: string;
+  key: string;
+  used: boolean;
 }
 
 export const REQUIRED_SCOPE = 'required_scope';
@@ -27,6 +41,14 @@ export const READS_PAYOUT_WITH_CREDENTIAL = 'reads_payout_with_credential';
  * in the same statement as the credential, so a Get costs the database one statement, not two.
  */
 export const ReadsPayoutWithCredential = () => SetMetadata(READS_PAYOUT_WITH_CREDENTIAL, true);
+
+export const READS_KEY_USE_WITH_CREDENTIAL = 'reads_key_use_with_credential';
+/**
+ * Create Payout: the guard reads whether the request's Idempotency-Key has a row in the same
+ * statement as the credential, so a create with a new key costs one look-up, not two.
+ * `path`: the idempotency scope's path, as the handler passes it to IdempotentRequests (POST).
+ */
+export const ReadsKeyUseWithCredential = (path: string) => SetMetadata(READS_KEY_USE_WITH_CREDENTIAL, path);
 
 export const REFUSALS_KEPT_FOR_KEY = 'refusals_kept_for_key';
 /** Where an endpoint keeps a refusal of the guard's for the request's Idempotency-Key. */

@@ -5,7 +5,7 @@ import { StreamVersionConflictError } from '@payouts/event-store';
 import { IDEMPOTENCY_KEY_PATTERN, IdempotencyKeyTakenError, requestHash } from '@payouts/idempotency';
 import type { IdempotencyDecision, IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
 import { ApiError, toApiError } from '@payouts/platform';
-import type { PayoutPrincipal } from '../auth/payout-principal';
+import type { KeyUseRead, PayoutPrincipal } from '../auth/payout-principal';
 import { IDEMPOTENCY } from '../gateway.tokens';
 
 /** What a payout POST answers: `stored` is what a replay answers (Create's has `payout_url: null`). */
@@ -86,7 +86,15 @@ export class IdempotentRequests {
     };
     const hash = requestHash(request.method, request.path, request.body ?? null);
     if (options.answersWithin) {
-      const unclaimed = await this.runUnclaimed(scope, key, hash, proposedResourceId, work, replayed);
+      const unclaimed = await this.runUnclaimed(
+        scope,
+        key,
+        hash,
+        proposedResourceId,
+        work,
+        replayed,
+        keyUseRead(principal.keyUseReadWithCredential, scope, key),
+      );
       if (unclaimed !== undefined) return unclaimed;
       // Another request took the key meanwhile: this one answers as begin decides.
     }
@@ -124,13 +132,15 @@ export class IdempotentRequests {
     resourceId: string,
     work: IdempotentWork,
     replayed: (stored: unknown) => unknown,
+    /** Whether the key had a row, when the guard read it beside the credential (isUnused's answer). */
+    readUsed: boolean | undefined,
   ): Promise<IdempotentResult | undefined> {
     const local = JSON.stringify([scope.accountId, scope.environment, scope.method, scope.path, key]);
     if (this.unclaimedInFlight.has(local)) return answerDecided({ kind: 'in_progress' }, replayed);
     this.unclaimedInFlight.add(local);
     try {
       // A key with a row (a replay, a mismatch, in flight, to take over) goes through begin.
-      if (!(await this.store.isUnused(scope, key))) return undefined;
+      if (readUsed ?? !(await this.store.isUnused(scope, key))) return undefined;
       const attempt = { hash, resourceId };
       const unclaimed: KeyHold = {
         completeWithin: (tx, status, body) => this.store.claimWithin(tx, scope, key, attempt, status, body),
@@ -285,4 +295,12 @@ function keptRefusal(error: unknown): ApiError | undefined {
   if (!(error instanceof ApiError || error instanceof DomainError)) return undefined;
   const refusal = toApiError(error);
   return refusal.status < 500 ? refusal : undefined;
+}
+
+/** The guard's read of the key's use, when it was of this very scope and key; else undefined. */
+function keyUseRead(read: KeyUseRead | undefined, scope: IdempotencyScope, key: string): boolean | undefined {
+  if (read === undefined || read.method !== scope.method || read.path !== scope.path || read.key !== key) {
+    return undefined;
+  }
+  return read.used;
 }

@@ -41,6 +41,7 @@ import { PayoutAuthGuard } from '../auth/payout-auth.guard';
 import {
   KeepsRefusalsForKey,
   Principal,
+  ReadsKeyUseWithCredential,
   ReadsPayoutWithCredential,
   RequiresScope,
 } from '../auth/payout-principal';
@@ -123,6 +124,7 @@ export class PayoutsController {
   @Post('create')
   @RequiresScope('payouts:write')
   @KeepsRefusalsForKey({ path: CREATE_PATH, newResourceId: newPayoutId })
+  @ReadsKeyUseWithCredential(CREATE_PATH)
   @ApiOperation({
     summary: 'Create Payout',
     description: 'Scope `payouts:write`. Funds are reserved on return.',
