@@ -7,6 +7,7 @@ import {
   IdempotencyKeyTakenError,
   IdempotencyScope,
   IdempotencyStore,
+  KEY_USE_BESIDE_CREDENTIAL_SQL,
 } from './idempotency-store';
 
 const LEASE_MS = 30_000;
@@ -248,13 +249,30 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
   describe('a key not seen before, inserted with its answer by the work (no claim of its own)', () => {
     const attempt = { hash: HASH, resourceId: 'po_1' };
 
-    it('is unused until inserted, then replays like a completed claim', async () => {
+    /**
+     * KEY_USE_BESIDE_CREDENTIAL_SQL as the credential look-up runs it: `c` a credential of the
+     * scope's account and environment, `t.p1`-`t.p3` the method, path and key.
+     */
+    const readUsed = async (scope: IdempotencyScope, key: string): Promise<boolean> => {
+      const { rows } = await database.db.query<{ beside: unknown }>(
+        `SELECT (SELECT to_json(b) FROM (${KEY_USE_BESIDE_CREDENTIAL_SQL}) b) AS beside
+           FROM (VALUES ($1::text, $2::text)) AS c(account_id, environment),
+                (VALUES ($3::text, $4::text, $5::text)) AS t(p1, p2, p3)`,
+        [scope.accountId, scope.environment, scope.method, scope.path, key],
+      );
+      const beside = rows[0]!.beside;
+      // PGlite parses the JSON column, pg the same; either way a row or null.
+      expect([null, { used: true }]).toContainEqual(beside);
+      return beside !== null;
+    };
+
+    it('is read unused until inserted, then replays like a completed claim', async () => {
       const key = newKey();
-      await expect(store.isUnused(CREATE, key)).resolves.toBe(true);
+      await expect(readUsed(CREATE, key)).resolves.toBe(false);
       await database.db.transaction((tx) =>
         store.claimWithin(tx, CREATE, key, attempt, 201, { payout_id: 'po_1' }),
       );
-      await expect(store.isUnused(CREATE, key)).resolves.toBe(false);
+      await expect(readUsed(CREATE, key)).resolves.toBe(true);
       await expect(store.begin(CREATE, key, HASH, 'po_2')).resolves.toEqual({
         kind: 'replay',
         status: 201,
@@ -265,7 +283,7 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
       });
     });
 
-    it('answers the look-ups of one turn each its own, whatever the scope, in one statement', async () => {
+    it('is read as used beside a credential only in its own account, environment, method and path', async () => {
       const [used, otherPath, fresh] = [newKey(), newKey(), newKey()];
       await database.db.transaction((tx) =>
         store.claimWithin(tx, CREATE, used, attempt, 201, { payout_id: 'po_1' }),
@@ -273,32 +291,19 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
       await database.db.transaction((tx) =>
         store.claimWithin(tx, { ...CREATE, path: '/api/payout/cancel' }, otherPath, attempt, 200, {}),
       );
-      const statements: unknown[] = [];
-      const counted = new IdempotencyStore(
-        new Proxy(database.db, {
-          get: (target, property, receiver) => {
-            if (property !== 'reads') return Reflect.get(target, property, receiver);
-            const reads = target.reads;
-            return {
-              query: reads.query.bind(reads),
-              queryPrepared: (sql: string, params?: unknown[]) => {
-                statements.push(sql);
-                return reads.queryPrepared(sql, params);
-              },
-            };
-          },
-        }),
-      );
+      // In flight counts as used too: begin decides for it.
+      await store.begin(CREATE, fresh, HASH, 'po_3');
       const answers = await Promise.all([
-        counted.isUnused(CREATE, used),
-        counted.isUnused(CREATE, otherPath),
-        counted.isUnused({ ...CREATE, path: '/api/payout/cancel' }, otherPath),
-        counted.isUnused({ ...CREATE, accountId: 'acct_2' }, used),
-        counted.isUnused(CREATE, fresh),
-        counted.isUnused(CREATE, used),
+        readUsed(CREATE, used),
+        readUsed(CREATE, otherPath),
+        readUsed({ ...CREATE, path: '/api/payout/cancel' }, otherPath),
+        readUsed({ ...CREATE, accountId: 'acct_2' }, used),
+        readUsed({ ...CREATE, environment: 'sandbox' }, used),
+        readUsed({ ...CREATE, method: 'PUT' }, used),
+        readUsed(CREATE, fresh),
+        readUsed(CREATE, newKey()),
       ]);
-      expect(answers).toEqual([false, true, false, true, true, false]);
-      expect(statements).toHaveLength(1);
+      expect(answers).toEqual([true, false, true, false, false, false, true, false]);
     });
 
     it('writes nothing when its transaction rolls back', async () => {
@@ -309,12 +314,12 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
           throw new Error('the work failed after storing its answer');
         }),
       ).rejects.toThrow('the work failed');
-      await expect(store.isUnused(CREATE, key)).resolves.toBe(true);
+      await expect(readUsed(CREATE, key)).resolves.toBe(false);
     });
 
     it('is refused with IdempotencyKeyTakenError, rolling its transaction back, once another request claimed the key', async () => {
       const key = newKey();
-      await expect(store.isUnused(CREATE, key)).resolves.toBe(true);
+      await expect(readUsed(CREATE, key)).resolves.toBe(false);
       // Another request (another process) claims it in between.
       await expect(store.begin(CREATE, key, HASH, 'po_other')).resolves.toMatchObject({ kind: 'proceed' });
       const marker = `marker-${randomUUID()}`;

@@ -1,5 +1,4 @@
 import {
-  BatchedLookUps,
   GroupedWrites,
   OneWriterRefusal,
   RowStatement,
@@ -158,25 +157,12 @@ const RELEASE_SQL = `UPDATE idempotency_keys SET locked_until = NULL
 const EXISTS_SQL = `SELECT state FROM idempotency_keys WHERE ${WHERE_KEY}`;
 
 /**
- * Which of the keys given have a row (isUnused, for the requests read in one turn: see
- * BatchedLookUps). Each key is found by a correlated subquery, which the planner runs per key
- * as the primary-key look-up the single-key SELECT was; a join could be planned as a hash join
- * over a sequential scan while the table is small, and stay one as it grows.
- */
-const ANY_ROWS: RowStatement = {
-  sql: `SELECT t.account_id, t.environment, t.method, t.path, t.idempotency_key
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-    AS t(account_id, environment, method, path, idempotency_key)
-  WHERE (SELECT true FROM idempotency_keys k
-          WHERE k.account_id = t.account_id AND k.environment = t.environment AND k.method = t.method
-            AND k.path = t.path AND k.idempotency_key = t.idempotency_key)`,
-  answers: ANSWERED_BY_KEY,
-};
-
-/**
- * isUnused's question as a read beside the credential look-up (accounts' ReadBesideCredential):
- * whether the key has a row, whatever its state, in the credential's own account and environment,
- * for the method, path and key in `t.p1`, `t.p2` and `t.p3`. One row (`used`) or none.
+ * Whether a key has a row at all, whatever its state, as a read beside the credential look-up
+ * (accounts' ReadBesideCredential): in the credential's own account and environment, for the
+ * method, path and key in `t.p1`, `t.p2` and `t.p3`. One row (`used`) or none. Work that stores
+ * its answer in its own transaction need not claim a key without a row first: the transaction
+ * inserts it with the answer (claimWithin), a commit fewer per request, and a request racing for
+ * the key finds out at that insert (IdempotencyKeyTakenError). A key with a row goes through begin.
  */
 export const KEY_USE_BESIDE_CREDENTIAL_SQL = `SELECT true AS used FROM idempotency_keys k
   WHERE k.account_id = c.account_id AND k.environment = c.environment AND k.method = t.p1
@@ -190,7 +176,7 @@ const PURGE_SQL = `DELETE FROM idempotency_keys
     LIMIT $3::integer)`;
 
 /**
- * The key was claimed by another request after isUnused found it unused: the unclaimed attempt's
+ * The key was claimed by another request after it was read unused: the unclaimed attempt's
  * transaction rolled back (nothing of it was written), and the request goes through `begin`.
  */
 export class IdempotencyKeyTakenError extends OneWriterRefusal {
@@ -226,7 +212,6 @@ export class IdempotencyStore {
    * that COMMIT, so the key is held, for every process to see, before the work starts.
    */
   private readonly claims: GroupedWrites;
-  private readonly anyRows: BatchedLookUps<unknown>;
 
   constructor(
     private readonly db: SqlClient,
@@ -239,7 +224,6 @@ export class IdempotencyStore {
     this.leaseMs = leaseMs;
     this.now = options.now;
     this.claims = new GroupedWrites(db);
-    this.anyRows = new BatchedLookUps(db.reads, ANY_ROWS);
   }
 
   /**
@@ -299,18 +283,6 @@ export class IdempotencyStore {
       // Another retry took it over or completed it in between: look again.
     }
     throw new Error(`idempotency key kept changing during ${MAX_BEGIN_ROUNDS} rounds of begin`);
-  }
-
-  /**
-   * Whether the key has no row at all: for work that stores its answer in its own transaction, such
-   * a key need not be claimed first; the work's transaction inserts it with its answer
-   * (claimWithin). That saves a commit per request; a request racing for the key then finds out at
-   * that insert (IdempotencyKeyTakenError). A key with a row, whatever its state, goes through begin.
-   * The look-ups of the requests read in one turn share one statement (ANY_ROWS).
-   */
-  async isUnused(scope: IdempotencyScope, key: string): Promise<boolean> {
-    const found = await this.anyRows.lookUp(checkedKeyParams(scope, key));
-    return found.length === 0;
   }
 
   /**

@@ -589,7 +589,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect(first.status).toBe(201);
     const stranger = await merchant(call, '10.00');
     const store = gateway.app.get<IdempotencyStore>(IDEMPOTENCY);
-    const isUnused = jest.spyOn(store, 'isUnused');
+    const begin = jest.spyOn(store, 'begin');
     try {
       const [fresh, replay, strangers, sameAgain] = await Promise.all([
         create(linkBody('key-beside-2', '1.00')),
@@ -605,10 +605,14 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       }
       expect([strangers.status, strangers.headers.get('idempotent-replayed')]).toEqual([201, null]);
       expect(strangers.body.payout_id).not.toBe(first.body.payout_id);
-      // Each key's use came with its credential: no create looked its key up on its own.
-      expect(isUnused).not.toHaveBeenCalled();
+      // Each key's use came with its credential: only the used key was claimed first (begin, which
+      // replays); a new key went straight to its create's group, as read.
+      expect(begin.mock.calls.map(([scope, key]) => [scope.accountId, key])).toEqual([
+        [shop.accountId, used],
+        [shop.accountId, used],
+      ]);
     } finally {
-      isUnused.mockRestore();
+      begin.mockRestore();
     }
   });
 

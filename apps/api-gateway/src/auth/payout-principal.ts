@@ -23,7 +23,7 @@ export interface PayoutPrincipal {
   keyUseReadWithCredential?: KeyUseRead;
 }
 
-/** Whether an Idempotency-Key had a row in a scope (IdempotencyStore.isUnused's question), as read. */
+/** Whether an Idempotency-Key had a row in a scope (KEY_USE_BESIDE_CREDENTIAL_SQL), as read. */
 export interface KeyUseRead {
   method: string;
   path: string;

@@ -71,7 +71,7 @@ export class IdempotentRequests {
       /**
        * The work always stores its answer through completeWithin, in the transaction that does it
        * (Create): a key seen for the first time is then not claimed in a transaction of its own
-       * before the work, but inserted with the answer (IdempotencyStore.isUnused).
+       * before the work, but inserted with the answer (KEY_USE_BESIDE_CREDENTIAL_SQL).
        */
       answersWithin?: boolean;
     } = {},
@@ -85,16 +85,11 @@ export class IdempotentRequests {
       path: request.path,
     };
     const hash = requestHash(request.method, request.path, request.body ?? null);
-    if (options.answersWithin) {
-      const unclaimed = await this.runUnclaimed(
-        scope,
-        key,
-        hash,
-        proposedResourceId,
-        work,
-        replayed,
-        keyUseRead(principal.keyUseReadWithCredential, scope, key),
-      );
+    // A key the guard read unused (ReadsKeyUseWithCredential) is tried unclaimed; any other goes
+    // through begin: one with a row, and one whose use was not read (that costs a commit, not an
+    // answer: the claim decides as it always does).
+    if (options.answersWithin && readUnused(principal.keyUseReadWithCredential, scope, key)) {
+      const unclaimed = await this.runUnclaimed(scope, key, hash, proposedResourceId, work, replayed);
       if (unclaimed !== undefined) return unclaimed;
       // Another request took the key meanwhile: this one answers as begin decides.
     }
@@ -132,15 +127,11 @@ export class IdempotentRequests {
     resourceId: string,
     work: IdempotentWork,
     replayed: (stored: unknown) => unknown,
-    /** Whether the key had a row, when the guard read it beside the credential (isUnused's answer). */
-    readUsed: boolean | undefined,
   ): Promise<IdempotentResult | undefined> {
     const local = JSON.stringify([scope.accountId, scope.environment, scope.method, scope.path, key]);
     if (this.unclaimedInFlight.has(local)) return answerDecided({ kind: 'in_progress' }, replayed);
     this.unclaimedInFlight.add(local);
     try {
-      // A key with a row (a replay, a mismatch, in flight, to take over) goes through begin.
-      if (readUsed ?? !(await this.store.isUnused(scope, key))) return undefined;
       const attempt = { hash, resourceId };
       const unclaimed: KeyHold = {
         completeWithin: (tx, status, body) => this.store.claimWithin(tx, scope, key, attempt, status, body),
@@ -297,10 +288,13 @@ function keptRefusal(error: unknown): ApiError | undefined {
   return refusal.status < 500 ? refusal : undefined;
 }
 
-/** The guard's read of the key's use, when it was of this very scope and key; else undefined. */
-function keyUseRead(read: KeyUseRead | undefined, scope: IdempotencyScope, key: string): boolean | undefined {
-  if (read === undefined || read.method !== scope.method || read.path !== scope.path || read.key !== key) {
-    return undefined;
-  }
-  return read.used;
+/** Whether the guard read this very scope's key and found no row for it (ReadsKeyUseWithCredential). */
+function readUnused(read: KeyUseRead | undefined, scope: IdempotencyScope, key: string): boolean {
+  return (
+    read !== undefined &&
+    !read.used &&
+    read.method === scope.method &&
+    read.path === scope.path &&
+    read.key === key
+  );
 }
