@@ -132,9 +132,10 @@ export class PayoutAuthGuard implements CanActivate {
     const path = this.reflector.get<string | undefined>(READS_KEY_USE_WITH_CREDENTIAL, handler);
     const key = request.headers['idempotency-key'];
     if (path === undefined || key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) return undefined;
+    const method = 'POST'; // every payout POST is idempotent, and only POSTs are
     return {
-      read: { sql: KEY_USE_BESIDE_CREDENTIAL_SQL, params: ['POST', path, key] },
-      into: (row) => ({ keyUseReadWithCredential: { method: 'POST', path, key, used: row !== null } }),
+      read: { sql: KEY_USE_BESIDE_CREDENTIAL_SQL, params: [method, path, key] },
+      into: (row) => ({ keyUseReadWithCredential: { method, path, key, used: row !== null } }),
     };
   }
 
