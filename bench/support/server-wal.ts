@@ -1,5 +1,12 @@
 import { Client } from 'pg';
 
+/** What `ensureHeadroom` found and left: bytes of WAL segments ready ahead, and the WAL it wrote. */
+export interface WalHeadroom {
+  readyBefore: number;
+  filled: number;
+  readyAfter: number;
+}
+
 /**
  * The PostgreSQL server's write-ahead log position, so a benchmark can print how many bytes of WAL
  * a request cost: what the server's disk, its replicas and its archive receive for it. Counts
@@ -21,6 +28,52 @@ export class ServerWal {
       `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS bytes`,
     );
     return Number(result.rows[0]!.bytes);
+  }
+
+  /**
+   * Bytes of WAL segment files the server holds beyond the one it is writing: what it can write
+   * before a commit has to make a new segment. Listing pg_wal needs pg_monitor or a superuser.
+   */
+  async readyAhead(): Promise<number> {
+    const result = await this.client.query<{ bytes: string }>(
+      `SELECT coalesce(sum(size), 0)::text AS bytes FROM pg_ls_waldir()
+        WHERE name ~ '^[0-9A-F]{24}$' AND name > pg_walfile_name(pg_current_wal_insert_lsn())`,
+    );
+    return Number(result.rows[0]!.bytes);
+  }
+
+  /**
+   * Leaves the server as much recycled WAL ahead as it keeps under steady load (its max_wal_size
+   * less two segments), so a run measures the service rather than the server's WAL files.
+   *
+   * A server with no recycled segment left makes a new one inside the commit that needs it: it
+   * writes the whole segment (16 MB) with zeros and syncs it (wait events IO:WALInitWrite and
+   * WALInitSync). Under bench:api's Create load that held every commit in flight for 60-80 ms
+   * about once a second, and those stalls alone set the round's p99. Under steady load each
+   * checkpoint recycles the segments it frees, as many as its recent checkpoints' distance
+   * suggests; a server that was idle before the run has removed them down to min_wal_size (80 MB
+   * by default). So, when fewer are ready than that, this writes that much WAL as
+   * non-transactional logical messages (WAL only: no table, no data page to write back later) and
+   * runs CHECKPOINT, which recycles those segments ahead of the insert position. Needs a superuser
+   * (or pg_checkpoint and pg_monitor). Production servers: see `min_wal_size` in the README.
+   */
+  async ensureHeadroom(): Promise<WalHeadroom> {
+    const settings = await this.client.query<{ max_wal: string; segment: string }>(
+      `SELECT (SELECT setting::bigint * 1048576 FROM pg_settings WHERE name = 'max_wal_size')::text AS max_wal,
+              (SELECT setting FROM pg_settings WHERE name = 'wal_segment_size') AS segment`,
+    );
+    const segment = Number(settings.rows[0]!.segment);
+    const wanted = Number(settings.rows[0]!.max_wal) - 2 * segment;
+    const readyBefore = await this.readyAhead();
+    if (readyBefore >= wanted) return { readyBefore, filled: 0, readyAfter: readyBefore };
+    const mebibytes = Math.ceil(wanted / 1048576);
+    await this.client.query(
+      `SELECT count(pg_logical_emit_message(false, 'bench-wal-headroom', repeat('x', 1048576)))
+         FROM generate_series(1, $1)`,
+      [mebibytes],
+    );
+    await this.client.query('CHECKPOINT');
+    return { readyBefore, filled: mebibytes * 1048576, readyAfter: await this.readyAhead() };
   }
 
   close(): Promise<void> {
