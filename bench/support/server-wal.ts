@@ -43,30 +43,32 @@ export class ServerWal {
   }
 
   /**
-   * Leaves the server as much recycled WAL ahead as it keeps under steady load (its max_wal_size
-   * less two segments), so a run measures the service rather than the server's WAL files.
+   * Leaves the server about as much recycled WAL ahead as it keeps under steady load (its
+   * max_wal_size), so a run measures the service rather than the server making WAL files.
    *
    * A server with no recycled segment left makes a new one inside the commit that needs it: it
    * writes the whole segment (16 MB) with zeros and syncs it (wait events IO:WALInitWrite and
    * WALInitSync). Under bench:api's Create load that held every commit in flight for 60-80 ms
-   * about once a second, and those stalls alone set the round's p99. Under steady load each
-   * checkpoint recycles the segments it frees, as many as its recent checkpoints' distance
+   * about once a second, and such rounds had a p99 of 57-69 ms against 21-28. Under steady load
+   * each checkpoint recycles the segments it frees, as many as its recent checkpoints' distance
    * suggests; a server that was idle before the run has removed them down to min_wal_size (80 MB
-   * by default). So, when fewer are ready than that, this writes that much WAL as
-   * non-transactional logical messages (WAL only: no table, no data page to write back later) and
-   * runs CHECKPOINT, which recycles those segments ahead of the insert position. Needs a superuser
-   * (or pg_checkpoint and pg_monitor). Production servers: see `min_wal_size` in the README.
+   * by default). So, when more than four segments short of that, this writes that much WAL as
+   * non-transactional logical messages (WAL only: no table, no data page to write back later)
+   * and runs CHECKPOINT, which recycles those segments ahead of the insert position. Needs a
+   * superuser (or pg_checkpoint and pg_monitor). Production servers: `min_wal_size`, README.
    */
   async ensureHeadroom(): Promise<WalHeadroom> {
     const settings = await this.client.query<{ max_wal: string; segment: string }>(
       `SELECT (SELECT setting::bigint * 1048576 FROM pg_settings WHERE name = 'max_wal_size')::text AS max_wal,
               (SELECT setting FROM pg_settings WHERE name = 'wal_segment_size') AS segment`,
     );
-    const segment = Number(settings.rows[0]!.segment);
-    const wanted = Number(settings.rows[0]!.max_wal) - 2 * segment;
+    const maxWal = Number(settings.rows[0]!.max_wal);
     const readyBefore = await this.readyAhead();
-    if (readyBefore >= wanted) return { readyBefore, filled: 0, readyAfter: readyBefore };
-    const mebibytes = Math.ceil(wanted / 1048576);
+    // A checkpoint leaves a segment or two of max_wal_size unrecycled; four spare a needless refill.
+    if (readyBefore >= maxWal - 4 * Number(settings.rows[0]!.segment)) {
+      return { readyBefore, filled: 0, readyAfter: readyBefore };
+    }
+    const mebibytes = Math.ceil(maxWal / 1048576);
     await this.client.query(
       `SELECT count(pg_logical_emit_message(false, 'bench-wal-headroom', repeat('x', 1048576)))
          FROM generate_series(1, $1)`,
