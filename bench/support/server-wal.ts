@@ -48,14 +48,15 @@ export class ServerWal {
    *
    * A server with no recycled segment left makes a new one inside the commit that needs it: it
    * writes the whole segment (16 MB) with zeros and syncs it (wait events IO:WALInitWrite and
-   * WALInitSync). Under bench:api's Create load that held every commit in flight for 60-80 ms
-   * about once a second, and such rounds had a p99 of 57-69 ms against 21-28. Under steady load
-   * each checkpoint recycles the segments it frees, as many as its recent checkpoints' distance
-   * suggests; a server that was idle before the run has removed them down to min_wal_size (80 MB
-   * by default). So, when more than four segments short of that, this writes that much WAL as
-   * non-transactional logical messages (WAL only: no table, no data page to write back later)
-   * and runs CHECKPOINT, which recycles those segments ahead of the insert position. Needs a
-   * superuser (or pg_checkpoint and pg_monitor). Production servers: `min_wal_size`, README.
+   * WALInitSync). Under bench:api's Create load, with slow disk writes, that held every commit in
+   * flight for 60-80 ms about once a second: such rounds had a p99 of 57-69 ms, against 21-28
+   * with segments ready. Under steady load each checkpoint recycles the segments it frees, as
+   * many as its recent checkpoints' distance suggests; a server that was idle before the run has
+   * removed them down to min_wal_size (80 MB by default). So, when more than four segments short
+   * of max_wal_size, this writes that much WAL as non-transactional logical messages (WAL only: no
+   * table, no data page to write back later) and runs CHECKPOINT, which recycles those segments ahead of
+   * the insert position. Needs a superuser (or pg_checkpoint and pg_monitor). Production
+   * servers: `min_wal_size`, README.
    */
   async ensureHeadroom(): Promise<WalHeadroom> {
     const settings = await this.client.query<{ max_wal: string; segment: string }>(
