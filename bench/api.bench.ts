@@ -41,7 +41,7 @@ import {
 } from './support/cpu-usage';
 import { createFreshDatabase } from './support/fresh-database';
 import { perRequest } from './support/per-request';
-import { ServerWal } from './support/server-wal';
+import { MIB, ServerWal } from './support/server-wal';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -186,7 +186,7 @@ async function printWalReadyAhead(wal: ServerWal): Promise<void> {
 }
 
 function mib(bytes: number): string {
-  return (bytes / 1048576).toFixed(0);
+  return (bytes / MIB).toFixed(0);
 }
 
 async function setUpAccounts(base: string): Promise<string[]> {

@@ -1,5 +1,8 @@
 import { Client } from 'pg';
 
+/** Bytes in a mebibyte: the unit of max_wal_size, of the messages that fill WAL and of the report. */
+export const MIB = 1048576;
+
 /** What `ensureHeadroom` found and left: bytes of WAL segments ready ahead, and the WAL it wrote. */
 export interface WalHeadroom {
   readyBefore: number;
@@ -59,24 +62,24 @@ export class ServerWal {
    * servers: `min_wal_size`, README.
    */
   async ensureHeadroom(): Promise<WalHeadroom> {
-    const settings = await this.client.query<{ max_wal: string; segment: string }>(
-      `SELECT (SELECT setting::bigint * 1048576 FROM pg_settings WHERE name = 'max_wal_size')::text AS max_wal,
+    // max_wal_size is set in MB, wal_segment_size in bytes.
+    const settings = await this.client.query<{ max_wal_mib: string; segment: string }>(
+      `SELECT (SELECT setting FROM pg_settings WHERE name = 'max_wal_size') AS max_wal_mib,
               (SELECT setting FROM pg_settings WHERE name = 'wal_segment_size') AS segment`,
     );
-    const maxWal = Number(settings.rows[0]!.max_wal);
+    const maxWalMib = Number(settings.rows[0]!.max_wal_mib);
     const readyBefore = await this.readyAhead();
     // A checkpoint leaves a segment or two of max_wal_size unrecycled; four spare a needless refill.
-    if (readyBefore >= maxWal - 4 * Number(settings.rows[0]!.segment)) {
+    if (readyBefore >= maxWalMib * MIB - 4 * Number(settings.rows[0]!.segment)) {
       return { readyBefore, filled: 0, readyAfter: readyBefore };
     }
-    const mebibytes = Math.ceil(maxWal / 1048576);
     await this.client.query(
-      `SELECT count(pg_logical_emit_message(false, 'bench-wal-headroom', repeat('x', 1048576)))
-         FROM generate_series(1, $1)`,
-      [mebibytes],
+      `SELECT count(pg_logical_emit_message(false, 'bench-wal-headroom', repeat('x', $2::integer)))
+         FROM generate_series(1, $1::integer)`,
+      [maxWalMib, MIB],
     );
     await this.client.query('CHECKPOINT');
-    return { readyBefore, filled: mebibytes * 1048576, readyAfter: await this.readyAhead() };
+    return { readyBefore, filled: maxWalMib * MIB, readyAfter: await this.readyAhead() };
   }
 
   close(): Promise<void> {
