@@ -15,6 +15,34 @@ describe.each(testBackends())('migrations on $name', (backend) => {
     }
   });
 
+  it("leave the create path's text keys comparing byte for byte (migration 0017)", async () => {
+    const { db, drop } = await backend.open();
+    try {
+      const { rows } = await db.query<{ key: string; collation: string }>(
+        `SELECT c.relname || '.' || a.attname AS key, coalesce(l.collname, '') AS collation
+           FROM pg_attribute a
+           JOIN pg_class c ON c.oid = a.attrelid
+           LEFT JOIN pg_collation l ON l.oid = a.attcollation
+          WHERE c.relname IN ('event_streams', 'events', 'idempotency_keys', 'payout_list', 'payout_balances')
+            AND a.attnum > 0 AND NOT a.attisdropped AND a.atttypid = 'text'::regtype
+            AND EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND a.attnum = ANY (i.indkey))
+          ORDER BY 1`,
+      );
+      expect(rows.filter((row) => row.collation !== 'C')).toEqual([]);
+      expect(rows.map((row) => row.key)).toEqual(
+        expect.arrayContaining([
+          'event_streams.stream_id',
+          'events.stream_id',
+          'idempotency_keys.idempotency_key',
+          'payout_list.merchant_reference',
+          'payout_balances.account_id',
+        ]),
+      );
+    } finally {
+      await drop();
+    }
+  });
+
   it('refuse to run when an applied migration was edited afterwards', async () => {
     const { db, drop } = await backend.open({ migrated: false });
     try {

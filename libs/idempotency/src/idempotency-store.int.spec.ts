@@ -53,6 +53,29 @@ describe.each(testBackends())('idempotency keys on $name', (backend) => {
     store = new IdempotencyStore(database.db, { leaseMs: LEASE_MS, now: clock.now });
   });
 
+  it('keeps only 64 lowercase hex characters as a request hash (migration 0017: no regex)', async () => {
+    const insert = (hash: string) =>
+      database.db.query(
+        `INSERT INTO idempotency_keys (account_id, environment, method, path, idempotency_key, request_hash,
+           state, resource_id)
+         VALUES ('acct_hash', 'production', 'POST', '/x', $1, $2, 'in_flight', 'r')`,
+        [newKey(), hash],
+      );
+    const refused = [
+      'a'.repeat(63),
+      'a'.repeat(65),
+      'A'.repeat(64),
+      `${'a'.repeat(63)}g`,
+      `${'a'.repeat(62)}\u00e9`, // 64 bytes, 63 characters
+      `${'a'.repeat(63)}\n`,
+      '',
+    ];
+    for (const hash of refused) {
+      await expect(insert(hash)).rejects.toMatchObject({ code: '23514' });
+    }
+    await expect(insert('0123456789abcdef'.repeat(4))).resolves.toBeDefined();
+  });
+
   it('lets the first request proceed with the resource id it proposed', async () => {
     await expect(store.begin(CREATE, newKey(), HASH, 'po_1')).resolves.toEqual({
       kind: 'proceed',
