@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { createServerDatabase } from '@payouts/testing';
-import { DIST, RunningApp, startApp, stop, waitFor200 } from './spawn-app';
+import { DIST, RunningApp, startApp, stop, TEST_ENCRYPTION_KEY, waitFor200 } from './spawn-app';
 
 const run = promisify(execFile);
 
@@ -40,7 +40,7 @@ describe('the apps against a PostgreSQL server', () => {
       process.execPath,
       [join(DIST, 'tools/load/seed-account.js'), accountId, 'sandbox', '500.00', '0.50'],
       {
-        env: { ...process.env, DATABASE_URL: database.url },
+        env: { ...process.env, DATABASE_URL: database.url, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY },
       },
     );
     expect(seed.stderr).toBe('');
@@ -50,7 +50,7 @@ describe('the apps against a PostgreSQL server', () => {
         process.execPath,
         [join(DIST, 'tools/load/create-payouts.js'), accountId, 'sandbox', '50', '4.50', `p${i}`],
         {
-          env: { ...process.env, DATABASE_URL: database.url },
+          env: { ...process.env, DATABASE_URL: database.url, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY },
         },
       ),
     );

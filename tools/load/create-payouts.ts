@@ -10,7 +10,8 @@ import { InfrastructureModule } from '@payouts/platform';
  * One of several processes creating payouts on one account at once, through the command bus
  * against the configured database (the multi-process money-invariant test starts several).
  * Usage: node dist/tools/load/create-payouts.js <account_id> <environment> <count> <amount> <prefix>
- * Prints {"succeeded":N,"refused":{"<code>":N}}.
+ * Prints {"succeeded":N,"refused":{"<code>":N}}. Configured like the apps (DATABASE_URL, and
+ * ENCRYPTION_KEY with it: the payouts' claim links are derived from it).
  */
 async function main(): Promise<void> {
   const [accountId, environment, count, amount, prefix] = process.argv.slice(2);

@@ -9,6 +9,7 @@ import { InfrastructureModule } from '@payouts/platform';
 /**
  * Sets generous limits and credits funds on one account's ledger (tests and benchmarks).
  * Usage: node dist/tools/load/seed-account.js <account_id> <environment> <funds> <fee>
+ * Configured like the apps (DATABASE_URL, and ENCRYPTION_KEY with it: PayoutsModule's claim-link key).
  */
 async function main(): Promise<void> {
   const [accountId, environment, funds, fee] = process.argv.slice(2);

@@ -11,7 +11,6 @@ import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { ACCOUNTS, IDEMPOTENCY } from './gateway.tokens';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
-import { ClaimLinkCopies } from './payouts/claim-link-copies';
 import { SealedAnswerUrls } from './payouts/sealed-answer-urls';
 import { PayoutQueries } from './payouts/payout-queries';
 import { PayoutsController } from './payouts/payouts.controller';
@@ -30,11 +29,6 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
       inject: [SQL_CLIENT, APP_CONFIG],
     },
     { provide: IDEMPOTENCY, useFactory: (db: SqlClient) => new IdempotencyStore(db), inject: [SQL_CLIENT] },
-    {
-      provide: ClaimLinkCopies,
-      useFactory: (db: SqlClient, config: AppConfig) => new ClaimLinkCopies(db, resolveEncryptionKey(config)),
-      inject: [SQL_CLIENT, APP_CONFIG],
-    },
     {
       provide: SealedAnswerUrls,
       useFactory: (config: AppConfig) => new SealedAnswerUrls(resolveEncryptionKey(config)),

@@ -15,17 +15,28 @@ import {
   MarkAwaitingFloatHandler,
   RecordPayoutPaidHandler,
 } from './commands/payout-lifecycle.handlers';
-import { EVENT_STORE } from '@payouts/platform';
+import type { AppConfig } from '@payouts/config';
+import { APP_CONFIG, EVENT_STORE, resolveEncryptionKey } from '@payouts/platform';
 import type { EventStore } from '@payouts/event-store';
 import { AggregateCache } from './support/aggregate-cache';
+import { ClaimLinkTokens } from './support/claim-link-tokens';
 import { GroupCommit } from './support/group-commit';
 import { LedgerLocks } from './support/ledger-locks';
 import { PayoutTransitions } from './support/payout-transitions';
 
-/** Payout and ledger command handlers. Needs EVENT_STORE and CLOCK from the platform module. */
+/**
+ * Payout and ledger command handlers, and ClaimLinkTokens (exported: the gateway shows a link again
+ * with it). Needs EVENT_STORE, CLOCK and APP_CONFIG from the platform module; the claim-link key
+ * comes from ENCRYPTION_KEY, or the key file of the embedded start when it is unset.
+ */
 @Module({
   imports: [CqrsModule],
   providers: [
+    {
+      provide: ClaimLinkTokens,
+      useFactory: (config: AppConfig) => ClaimLinkTokens.fromEncryptionKey(resolveEncryptionKey(config)),
+      inject: [APP_CONFIG],
+    },
     LedgerLocks,
     AggregateCache,
     {
@@ -52,5 +63,6 @@ import { PayoutTransitions } from './support/payout-transitions';
     ReserveFloatHandler,
     GetFloatHandler,
   ],
+  exports: [ClaimLinkTokens],
 })
 export class PayoutsModule {}

@@ -14,12 +14,15 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** The embedded start in this process, listening on a free port, on PGlite in memory or a fresh server database. */
+/**
+ * The embedded start in this process, listening on a free port, on PGlite in memory or a fresh
+ * server database (or the DATA_DIR or DATABASE_URL in `env`, which close leaves in place).
+ */
 export async function startGateway(
   backend: 'pglite' | 'postgres',
   env: Record<string, string> = {},
 ): Promise<Gateway> {
-  const server = backend === 'postgres' ? await createServerDatabase() : undefined;
+  const server = backend === 'postgres' && !env.DATABASE_URL ? await createServerDatabase() : undefined;
   const config = loadConfig({
     DATA_DIR: ':memory:',
     OPERATOR_TOKEN,

@@ -12,7 +12,6 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { settledInOrder } from '@payouts/database';
 import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import type { PayoutState } from '@payouts/domain';
 import {
@@ -30,6 +29,7 @@ import type { AppConfig } from '@payouts/config';
 import type { CreatePayoutResult } from '@payouts/payouts';
 import {
   CancelPayoutCommand,
+  ClaimLinkTokens,
   CreatePayoutCommand,
   IssueClaimLinkCommand,
   newPayoutId,
@@ -80,7 +80,6 @@ import {
   RedirectSessionRequest,
   RedirectSessionResponse,
 } from '../openapi/payout.schemas';
-import { ClaimLinkCopies } from './claim-link-copies';
 import { SealedAnswerUrls } from './sealed-answer-urls';
 import { PAYOUT_ID } from './payout-id';
 import { ReturnUrlPolicy } from './return-url-policy';
@@ -116,7 +115,7 @@ export class PayoutsController {
     private readonly queries: PayoutQueries,
     private readonly idempotent: IdempotentRequests,
     private readonly returnUrls: ReturnUrlPolicy,
-    private readonly linkCopies: ClaimLinkCopies,
+    private readonly links: ClaimLinkTokens,
     private readonly answerUrls: SealedAnswerUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -203,15 +202,8 @@ export class PayoutsController {
             description: body.description ?? null,
             caseReference: body.case_reference ?? null,
             originalPaymentId: body.original_payment_id ?? null,
-            // The payout, its stored answer and its link's encrypted copy commit together.
-            withinAppend: async (tx, result) => {
-              await settledInOrder([
-                completeWithin(tx, answerFor(result)),
-                body.delivery === 'link'
-                  ? this.linkCopies.keepWithin(tx, result.payout.payoutId, result.accessToken)
-                  : Promise.resolve(),
-              ]);
-            },
+            // The payout and its stored answer commit together.
+            withinAppend: (tx, result) => completeWithin(tx, answerFor(result)),
           }),
         );
         return answerFor(created);
@@ -332,14 +324,12 @@ export class PayoutsController {
       id,
       async () => {
         const issued = await this.commands.execute(
-          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate, (tx, token) =>
-            this.linkCopies.keepWithin(tx, id, token),
-          ),
+          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate),
         );
         const link =
           issued.accessToken !== null && issued.accessExpiresAt !== null
             ? { token: issued.accessToken, expiresAt: issued.accessExpiresAt }
-            : await this.linkShownAgain(issued.payout);
+            : this.linkShownAgain(issued.payout);
         const url = payoutUrl(this.config.publicBaseUrl, principal.environment, 'link', link.token);
         const answer = { payout_id: id, rotated: rotate, access_link_expires_at: link.expiresAt };
         // The stored answer (kept 30 days) must not hold a working link in clear: it is sealed.
@@ -350,11 +340,14 @@ export class PayoutsController {
     return send(reply, result);
   }
 
-  /** The payout's current claim link again (spec 4.2, rule 1), from its encrypted copy. */
-  private async linkShownAgain(payout: PayoutState): Promise<{ token: string; expiresAt: string }> {
+  /**
+   * The payout's current claim link again (spec 4.2, rule 1), derived from its link id; a link
+   * another key issued (ENCRYPTION_KEY changed since) cannot be, and is rotated instead.
+   */
+  private linkShownAgain(payout: PayoutState): { token: string; expiresAt: string } {
     const shown = payout.status !== 'none' && payout.delivery === 'link' ? payout : null;
     const link = shown?.currentLink ?? null;
-    const token = shown && link ? await this.linkCopies.current(shown.payoutId, link.tokenHash) : null;
+    const token = shown && link ? this.links.shownAgain(shown.payoutId, link) : null;
     if (!link || token === null) {
       throw new ApiError(
         409,

@@ -25,7 +25,8 @@ import { appendWithReadModels, AppendWithReadModelsOptions } from '../support/ap
 import { GroupCommit } from '../support/group-commit';
 import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import type { Clock } from '@payouts/platform';
-import { newAccessToken, newPayoutId } from '../support/identifiers';
+import { ClaimLinkTokens } from '../support/claim-link-tokens';
+import { newHandoffToken, newPayoutId } from '../support/identifiers';
 import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
 import { merchantReferenceStreamId } from '../support/merchant-reference-stream-id';
@@ -46,11 +47,12 @@ export class CreatePayoutHandler implements ICommandHandler<CreatePayoutCommand,
     private readonly locks: LedgerLocks,
     private readonly cache: AggregateCache,
     private readonly groups: GroupCommit,
+    private readonly links: ClaimLinkTokens,
   ) {}
 
   async execute({ input }: CreatePayoutCommand): Promise<CreatePayoutResult> {
     const payoutId = input.payoutId ?? newPayoutId();
-    const access = newAccessToken(input.delivery === 'link' ? 'lnk' : 'ses', payoutId);
+    const access = input.delivery === 'link' ? this.links.issue(payoutId) : newHandoffToken(payoutId);
     const ledgerId = ledgerStreamId(input.accountId, input.environment);
     const referenceId = merchantReferenceStreamId(
       input.accountId,

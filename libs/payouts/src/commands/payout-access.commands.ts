@@ -1,5 +1,4 @@
 import { Command } from '@nestjs/cqrs';
-import type { SqlQueryable } from '@payouts/database';
 import { Environment, PayoutState } from '@payouts/domain';
 
 export interface PayoutAccessResult {
@@ -11,8 +10,8 @@ export interface PayoutAccessResult {
 
 /**
  * Get or rotate a link payout's claim link (spec 4.2). Without rotate nothing is written and the
- * payout is returned (showing its current link again is the caller's); with rotate a new link is
- * issued, and `keepLinkWithin` runs in the same transaction as its event (to keep a copy).
+ * payout is returned (showing its current link again is the caller's: ClaimLinkTokens); with
+ * rotate a new link is issued.
  */
 export class IssueClaimLinkCommand extends Command<PayoutAccessResult> {
   constructor(
@@ -20,7 +19,6 @@ export class IssueClaimLinkCommand extends Command<PayoutAccessResult> {
     readonly environment: Environment,
     readonly payoutId: string,
     readonly rotate: boolean,
-    readonly keepLinkWithin?: (tx: SqlQueryable, token: string) => Promise<void>,
   ) {
     super();
   }

@@ -11,13 +11,13 @@ import {
   PayoutCommand,
   payoutStreamId,
 } from '@payouts/domain';
-import type { SqlQueryable } from '@payouts/database';
 import type { EventStore } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import type { Clock } from '@payouts/platform';
 import { loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import { appendWithReadModels } from '../support/append-with-read-models';
-import { newAccessToken } from '../support/identifiers';
+import { ClaimLinkTokens } from '../support/claim-link-tokens';
+import { AccessToken, newHandoffToken } from '../support/identifiers';
 import { retryOnConflict } from '../support/retry-on-conflict';
 import {
   IssueClaimLinkCommand,
@@ -31,8 +31,7 @@ async function changeAccess(
   clock: Clock,
   scope: { accountId: string; environment: Environment; payoutId: string },
   command: (ids: { id: string; tokenHash: string }) => PayoutCommand,
-  prefix: 'lnk' | 'ses',
-  withinAppend?: (tx: SqlQueryable, token: string) => Promise<void>,
+  issue: (payoutId: string) => AccessToken,
 ): Promise<PayoutAccessResult> {
   return retryOnConflict(async () => {
     const streamId = payoutStreamId(scope.payoutId);
@@ -44,25 +43,21 @@ async function changeAccess(
     ) {
       throw new DomainError('payout_not_found', 'no such payout');
     }
-    const access = newAccessToken(prefix, scope.payoutId);
+    const access = issue(scope.payoutId);
     const events = decidePayout(
       command({ id: access.id, tokenHash: access.tokenHash }),
       payout.state,
       clock.now(scope.environment),
     );
     if (events.length === 0) return { payout: payout.state, accessToken: null, accessExpiresAt: null };
-    await appendWithReadModels(
-      store,
-      [
-        {
-          streamId,
-          streamType: PAYOUT_STREAM_TYPE,
-          expectedVersion: payout.version,
-          events: toNewEvents(events, PAYOUT_EVENT_SCHEMA_VERSIONS),
-        },
-      ],
-      withinAppend ? { alsoInTransaction: (tx) => withinAppend(tx, access.token) } : {},
-    );
+    await appendWithReadModels(store, [
+      {
+        streamId,
+        streamType: PAYOUT_STREAM_TYPE,
+        expectedVersion: payout.version,
+        events: toNewEvents(events, PAYOUT_EVENT_SCHEMA_VERSIONS),
+      },
+    ]);
     const issued = events.find((e) => e.type === 'ClaimLinkIssued' || e.type === 'RedirectSessionStarted');
     return {
       payout: events.reduce(evolvePayout, payout.state),
@@ -77,6 +72,7 @@ export class IssueClaimLinkHandler implements ICommandHandler<IssueClaimLinkComm
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly links: ClaimLinkTokens,
   ) {}
 
   execute(command: IssueClaimLinkCommand): Promise<PayoutAccessResult> {
@@ -88,8 +84,7 @@ export class IssueClaimLinkHandler implements ICommandHandler<IssueClaimLinkComm
         type: 'IssueClaimLink',
         data: { linkId: id, tokenHash, rotate: command.rotate },
       }),
-      'lnk',
-      command.keepLinkWithin,
+      (payoutId) => this.links.issue(payoutId),
     );
   }
 }
@@ -113,7 +108,7 @@ export class StartRedirectSessionHandler implements ICommandHandler<
         type: 'StartRedirectSession',
         data: { sessionId: id, tokenHash, customerId: command.customerId },
       }),
-      'ses',
+      newHandoffToken,
     );
   }
 }

@@ -110,8 +110,8 @@ export class GroupCommit {
  * The group's in-transaction work: the group's events projected together (each read model's
  * common case one statement for the group), with the strictest balance-lag bound any member gave
  * (every Create gives the same; a refusal rolls the group back and each member then runs alone
- * with its own), and the members' own rows (a create's stored answer, its link's copy) beside it,
- * one statement each.
+ * with its own), and the members' own rows (a create's stored answer) beside it, one statement
+ * each.
  */
 function groupHook(group: readonly Member[]): InTransactionHook {
   const bounds = group.flatMap((member) => member.options.maxBalanceLagEvents ?? []);

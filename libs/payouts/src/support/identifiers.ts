@@ -15,13 +15,14 @@ export interface AccessToken {
 }
 
 /**
- * A claim link or handoff token: `<payout_id>.<256 random bits>`, stored only as a hash. The
- * payout id in front lets the hosted pages find the payout in its stream without an index; the
- * secret after it is what proves the holder got the URL from the merchant.
+ * A redirect handoff token: `<payout_id>.<256 random bits>`, stored only as a hash and never shown
+ * again (claim links are derived instead: ClaimLinkTokens). The payout id in front lets the hosted
+ * pages find the payout in its stream without an index; the secret after it is what proves the
+ * holder got the URL from the merchant.
  */
-export function newAccessToken(prefix: 'lnk' | 'ses', payoutId: string): AccessToken {
+export function newHandoffToken(payoutId: string): AccessToken {
   const token = `${payoutId}.${secureRandomBytes(32).toString('base64url')}`;
-  return { id: `${prefix}_${secureRandomBytes(12).toString('hex')}`, token, tokenHash: sha256Hex(token) };
+  return { id: `ses_${secureRandomBytes(12).toString('hex')}`, token, tokenHash: sha256Hex(token) };
 }
 
 /** The payout an access token names, or null when it is not shaped like one. */

@@ -1,0 +1,54 @@
+import { createHmac, hkdfSync } from 'node:crypto';
+import { secureRandomBytes } from '@payouts/accounts';
+import { AccessToken, sha256Hex } from './identifiers';
+
+/** HKDF info of the claim-link key: its own key, never the encryption key itself. */
+const KEY_INFO = 'payouts/claim-links/v1';
+
+/**
+ * Claim-link tokens derived from the installation's key rather than kept anywhere:
+ * `<payout_id>.<HMAC-SHA256(key, "<payout_id>.<link_id>"), base64url>`, the shape of the random
+ * handoff tokens (43 characters after the dot). Each link has a new random link id (96 bits), so a
+ * rotation gives a token unrelated to the one it replaces. The payout's stream keeps the link id
+ * and the token's hash, which is all Get or Rotate Claim Link needs to show the current link
+ * again: nothing stores the token, not even encrypted.
+ *
+ * A token this key did not issue (the key was changed since) is not derived again: the hash tells,
+ * and the link cannot be shown again until it is rotated (spec 4.2, `link_unavailable`).
+ */
+export class ClaimLinkTokens {
+  readonly #key: Buffer;
+
+  constructor(key: Buffer) {
+    if (!Buffer.isBuffer(key) || key.length !== 32) {
+      throw new Error('the claim-link key must be 32 bytes');
+    }
+    this.#key = Buffer.from(key); // a copy: later changes to the caller's buffer do not reach it
+  }
+
+  /** The claim-link key of an installation, derived (HKDF-SHA256) from its ENCRYPTION_KEY. */
+  static fromEncryptionKey(encryptionKey: Buffer): ClaimLinkTokens {
+    if (!Buffer.isBuffer(encryptionKey) || encryptionKey.length !== 32) {
+      throw new Error('the encryption key must be 32 bytes');
+    }
+    return new ClaimLinkTokens(Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), KEY_INFO, 32)));
+  }
+
+  /** A new link for the payout: a fresh link id, its token (shown once) and the token's hash. */
+  issue(payoutId: string): AccessToken {
+    const id = `lnk_${secureRandomBytes(12).toString('hex')}`;
+    const token = this.tokenOf(payoutId, id);
+    return { id, token, tokenHash: sha256Hex(token) };
+  }
+
+  /** The link's token again, or null when this key did not issue the link whose hash is given. */
+  shownAgain(payoutId: string, link: { linkId: string; tokenHash: string }): string | null {
+    const token = this.tokenOf(payoutId, link.linkId);
+    return sha256Hex(token) === link.tokenHash ? token : null;
+  }
+
+  private tokenOf(payoutId: string, linkId: string): string {
+    const mac = createHmac('sha256', this.#key).update(`${payoutId}.${linkId}`).digest('base64url');
+    return `${payoutId}.${mac}`;
+  }
+}
