@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * An Idempotency-Key (ARCHITECTURE 3): 1 to 255 visible ASCII characters (0x20-0x7E). Spaces are
@@ -20,7 +20,7 @@ export const IDEMPOTENCY_RETENTION_DAYS = 30;
 export function requestHash(method: string, path: string, body: unknown): string {
   // No body hashes as a JSON null body, as it does at the top level of canonicalJson.
   const canonical = canonicalJson({ body: body ?? null, method: method.toUpperCase(), path });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return hash('sha256', canonical, 'hex');
 }
 
 /** JSON with object keys sorted; throws on cycles and BigInt, as JSON.stringify does. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { secureRandomBytes } from '@payouts/accounts';
 
 /** 96 random bits: unguessable and collision-free at any volume we will see. */
@@ -32,5 +32,5 @@ export function payoutIdOfAccessToken(token: string): string | null {
 }
 
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
