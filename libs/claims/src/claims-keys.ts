@@ -1,6 +1,5 @@
-import { hkdfSync } from 'node:crypto';
 import type { AppConfig } from '@payouts/config';
-import { resolveEncryptionKey } from '@payouts/platform';
+import { deriveSubkey, resolveEncryptionKey } from '@payouts/platform';
 
 /** The keys of the claim flow, all from the one ENCRYPTION_KEY. */
 export interface ClaimsKeys {
@@ -16,10 +15,7 @@ export interface ClaimsKeys {
 const HMAC_KEY_INFO = 'payouts/claims/hmac/v1';
 
 export function deriveClaimsKeys(encryptionKey: Buffer): ClaimsKeys {
-  if (!Buffer.isBuffer(encryptionKey) || encryptionKey.length !== 32) {
-    throw new Error('the encryption key must be 32 bytes');
-  }
-  const hmacKey = Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), HMAC_KEY_INFO, 32));
+  const hmacKey = deriveSubkey(encryptionKey, HMAC_KEY_INFO);
   return { encryptionKey: Buffer.from(encryptionKey), hmacKey };
 }
 

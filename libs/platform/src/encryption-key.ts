@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
@@ -37,4 +37,15 @@ export function resolveEncryptionKey(config: AppConfig): Buffer {
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
   return key;
+}
+
+/**
+ * A 32-byte key of its own for one purpose (`info`, e.g. 'payouts/claims/hmac/v1'), derived from
+ * the encryption key with HKDF-SHA256, so MACs and ciphertexts never share a key.
+ */
+export function deriveSubkey(encryptionKey: Buffer, info: string): Buffer {
+  if (!Buffer.isBuffer(encryptionKey) || encryptionKey.length !== 32) {
+    throw new Error('the encryption key must be 32 bytes');
+  }
+  return Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), info, 32));
 }

@@ -1,5 +1,6 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { secureRandomBytes } from '@payouts/accounts';
+import { deriveSubkey } from '@payouts/platform';
 import { AccessToken, sha256Hex } from './identifiers';
 
 /** HKDF info of the claim-link key: its own key, never the encryption key itself. */
@@ -28,10 +29,7 @@ export class ClaimLinkTokens {
 
   /** The claim-link key of an installation, derived (HKDF-SHA256) from its ENCRYPTION_KEY. */
   static fromEncryptionKey(encryptionKey: Buffer): ClaimLinkTokens {
-    if (!Buffer.isBuffer(encryptionKey) || encryptionKey.length !== 32) {
-      throw new Error('the encryption key must be 32 bytes');
-    }
-    return new ClaimLinkTokens(Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), KEY_INFO, 32)));
+    return new ClaimLinkTokens(deriveSubkey(encryptionKey, KEY_INFO));
   }
 
   /** A new link for the payout: a fresh link id, its token (shown once) and the token's hash. */
