@@ -6,7 +6,8 @@
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_ACCOUNTS=40 BENCH_ROUNDS=3 BENCH_WARMUP_SECONDS=5 \
  *     npm run bench:api
  *
- * Creates a fresh database, starts the built api-gateway as its own process against it, sets up
+ * Creates a fresh database, starts the built api-gateway as its own process against it, as the
+ * image runs it (docker/Dockerfile: its NODE_OPTIONS and the node flags of its CMD), sets up
  * BENCH_ACCOUNTS funded accounts through the operator and dashboard APIs, then runs autocannon:
  *   create  POST /sandbox/api/payout/create, a unique Idempotency-Key and merchant_reference per
  *           request, spread round-robin over the accounts
@@ -77,7 +78,8 @@ async function main(): Promise<void> {
   const [gatewayPort, barePort] = [await freePort(), await freePort()];
   // BENCH_GATEWAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the gateway under load.
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const gateway = await startProcess('gateway', [...nodeArgs, join(DIST, 'apps/api-gateway/src/main.js')], {
+  const image = imageGatewaySettings();
+  const gateway = await startProcess('gateway', [...image.nodeFlags, ...nodeArgs, join(DIST, image.script)], {
     DATABASE_URL: database.url,
     PORT: String(gatewayPort),
     HOST: '127.0.0.1',
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATABASE_POOL_SIZE: '40',
     // As the image runs it (docker/Dockerfile), so the figures are the shipped configuration's.
-    NODE_OPTIONS: imageNodeOptions(),
+    NODE_OPTIONS: image.nodeOptions,
     // e.g. PGOPTIONS="-c plan_cache_mode=force_generic_plan" to try server settings per session.
     ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {}),
   });
@@ -398,12 +400,21 @@ function startProcess(name: string, args: string[], env: Record<string, string>)
   return Promise.resolve(child);
 }
 
-/** The NODE_OPTIONS the image runs every app with. */
-function imageNodeOptions(): string {
+/**
+ * How the image runs the gateway: the NODE_OPTIONS it gives every app, and the node flags and
+ * script of its CMD (flags NODE_OPTIONS refuses, such as --initial-old-space-size, go there).
+ */
+function imageGatewaySettings(): { nodeOptions: string; nodeFlags: string[]; script: string } {
   const dockerfile = readFileSync(join(DIST, '..', 'docker', 'Dockerfile'), 'utf8');
-  const options = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
-  if (options === undefined) throw new Error('docker/Dockerfile sets no NODE_OPTIONS');
-  return options;
+  const nodeOptions = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
+  if (nodeOptions === undefined) throw new Error('docker/Dockerfile sets no NODE_OPTIONS');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  const words = cmd === undefined ? [] : (JSON.parse(cmd) as string[]);
+  if (words[0] !== 'node' || !words.at(-1)?.endsWith('api-gateway/src/main.js')) {
+    throw new Error('docker/Dockerfile has no CMD ["node", ...flags, "dist/apps/api-gateway/src/main.js"]');
+  }
+  // The image's paths are under /app/dist; here the same files are under DIST.
+  return { nodeOptions, nodeFlags: words.slice(1, -1), script: words.at(-1)!.replace(/^dist\//, '') };
 }
 
 /** A port nothing listens on now: the system's pick for port 0, released at once. */
