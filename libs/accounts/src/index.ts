@@ -5,6 +5,7 @@ export { normaliseOrigin, originOf } from './origins';
 export { AccountsRepository } from './accounts.repository';
 export { SecretBox } from './secret-box';
 export { secureRandomBytes } from './secure-random';
+export { copyOf32ByteKey } from './key-copy';
 export type {
   AuthenticatedCredential,
   IssuedCredential,

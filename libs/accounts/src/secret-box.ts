@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { copyOf32ByteKey } from './key-copy';
 import { secureRandomBytes } from './secure-random';
 
 const ALGORITHM = 'aes-256-gcm';
@@ -16,10 +17,7 @@ export class SecretBox {
   readonly #key: Buffer;
 
   constructor(key: Buffer) {
-    if (!Buffer.isBuffer(key) || key.length !== 32) {
-      throw new Error('the secret encryption key must be 32 bytes (AES-256-GCM)');
-    }
-    this.#key = Buffer.from(key); // a copy: later changes to the caller's buffer do not reach it
+    this.#key = copyOf32ByteKey(key, 'secret encryption key (AES-256-GCM)');
   }
 
   encrypt(plaintext: string, associatedData: string): string {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { secureRandomBytes } from '@payouts/accounts';
+import { copyOf32ByteKey, secureRandomBytes } from '@payouts/accounts';
 import { deriveSubkey } from '@payouts/platform';
 import { AccessToken, sha256Hex } from './identifiers';
 
@@ -21,10 +21,7 @@ export class ClaimLinkTokens {
   readonly #key: Buffer;
 
   constructor(key: Buffer) {
-    if (!Buffer.isBuffer(key) || key.length !== 32) {
-      throw new Error('the claim-link key must be 32 bytes');
-    }
-    this.#key = Buffer.from(key); // a copy: later changes to the caller's buffer do not reach it
+    this.#key = copyOf32ByteKey(key, 'claim-link key');
   }
 
   /** The claim-link key of an installation, derived (HKDF-SHA256) from its ENCRYPTION_KEY. */
