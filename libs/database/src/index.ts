@@ -9,3 +9,5 @@ export * from './grouped-writes';
 export * from './row-statements';
 export * from './batched-look-ups';
 export * from './one-writer-refusal';
+export * from './connection-loss';
+export { ReconnectBackoff } from './reconnect-backoff';

@@ -11,6 +11,8 @@ export interface DatabaseLocation {
   dataDir: string;
   applicationName?: string;
   maxConnections?: number;
+  /** Told of each server connection that was dropped or refused (a server only). */
+  onConnectionLost?: (error: Error) => void;
 }
 
 export class DatabaseConfigurationError extends Error {}
@@ -44,6 +46,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<SqlClien
       connectionString: location.databaseUrl,
       applicationName: location.applicationName,
       maxConnections: location.maxConnections,
+      onConnectionLost: location.onConnectionLost,
     });
     try {
       await client.query('SELECT 1');

@@ -3,6 +3,7 @@ import { Pool, PoolConfig, QueryResult } from 'pg';
 import { corkUntilNextTick } from './cork-until-next-tick';
 import { IssuedStatements } from './issued-statements';
 import { PgQuery, pooled, submitted } from './pg-query';
+import { ConnectionLossListener, ReconnectBackoff, resilientClientClass } from './reconnect-backoff';
 import { SharedReadConnections } from './shared-read-connections';
 import { SqlClient, SqlQueryable, SqlResult } from './sql-client';
 
@@ -15,6 +16,8 @@ export interface PostgresClientOptions {
   applicationName?: string;
   /** Connections shared by `reads` (beside the pool); default 2. */
   sharedReadConnections?: number;
+  /** Told of every connection the server drops or refuses (for a log line); the client copes either way. */
+  onConnectionLost?: ConnectionLossListener;
 }
 
 export class PostgresSqlClient implements SqlClient {
@@ -25,7 +28,11 @@ export class PostgresSqlClient implements SqlClient {
   private readonly shared: SharedReadConnections;
 
   constructor(options: PostgresClientOptions) {
+    // One pace for every connection this process opens to the server, pool and shared reads alike.
+    const backoff = new ReconnectBackoff();
+    const ResilientClient = resilientClientClass(backoff, options.onConnectionLost ?? (() => undefined));
     const config: PoolConfig = {
+      Client: ResilientClient,
       connectionString: options.connectionString,
       max: options.maxConnections ?? 20,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
@@ -38,7 +45,7 @@ export class PostgresSqlClient implements SqlClient {
       idleTimeoutMillis: 0,
     };
     this.pool = new Pool(config);
-    // An idle client that loses its server must not crash the process; the next query reconnects.
+    // pg-pool re-emits an idle client's error here; the client itself already told onConnectionLost.
     this.pool.on('error', () => undefined);
     this.shared = new SharedReadConnections(
       {
@@ -47,6 +54,7 @@ export class PostgresSqlClient implements SqlClient {
         application_name: config.application_name,
       },
       options.sharedReadConnections ?? 2,
+      ResilientClient,
     );
     this.reads = this.queryableOver((query) => this.shared.query(query));
   }

@@ -11,7 +11,8 @@ import { atTurnEnd } from './turn-end';
  * statements per second, on two cores). The price is that a statement waits for those queued
  * before it, which is why only plain SELECTs that never wait on a lock belong here.
  *
- * A connection that fails is forgotten and the next statement opens a new one.
+ * A connection that fails is forgotten and the next statement opens a new one (paced by the
+ * client class's ReconnectBackoff while the server refuses).
  */
 export class SharedReadConnections {
   private readonly connections: (Promise<Client> | undefined)[];
@@ -24,6 +25,8 @@ export class SharedReadConnections {
   constructor(
     private readonly config: ClientConfig,
     count: number,
+    /** The client class to open them with (the process's resilient one: error listener, paced connects). */
+    private readonly ClientClass: typeof Client = Client,
   ) {
     if (!Number.isSafeInteger(count) || count < 1) throw new RangeError('count must be a positive integer');
     this.connections = new Array<Promise<Client> | undefined>(count).fill(undefined);
@@ -67,7 +70,7 @@ export class SharedReadConnections {
     if (this.closed) return Promise.reject(new Error('the database client is closed'));
     const existing = this.connections[slot];
     if (existing) return existing;
-    const client = new Client({ ...this.config, pipeline: true });
+    const client = new this.ClientClass({ ...this.config, pipeline: true });
     const connecting: Promise<Client> = client.connect().then(
       () => {
         if (this.connections[slot] === connecting) this.open[slot] = client;

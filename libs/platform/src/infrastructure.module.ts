@@ -49,6 +49,7 @@ export class InfrastructureModule {
               dataDir: config.dataDir,
               applicationName: appName,
               maxConnections: config.databasePoolSize,
+              onConnectionLost: connectionLossLog(new Logger('Database')),
             });
             const report = await migrate(db);
             new Logger('Migrations').log(
@@ -78,4 +79,19 @@ export class InfrastructureModule {
       exports: [APP_CONFIG, CLOCK, SandboxAwareClock, SQL_CLIENT, EVENT_STORE, READ_MODELS],
     };
   }
+}
+
+/** One warning a second at most, with how many connections were lost since the last one. */
+function connectionLossLog(logger: Logger): (error: Error) => void {
+  const INTERVAL_MS = 1_000;
+  let lastAt = 0;
+  let unreported = 0;
+  return (error) => {
+    unreported += 1;
+    const now = Date.now();
+    if (now - lastAt < INTERVAL_MS) return;
+    logger.warn(`lost ${unreported} database connection(s), replaced on demand: ${error.message}`);
+    lastAt = now;
+    unreported = 0;
+  };
 }

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { isDatabaseUnavailable } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import type { FastifyReply } from 'fastify';
@@ -54,6 +55,21 @@ export function toApiError(exception: unknown): ApiError {
       {
         'Retry-After': '1',
       },
+    );
+  }
+  if (isDatabaseUnavailable(exception)) {
+    // The statement was lost with its connection (a failover, a restart): nothing to fix in the
+    // request, and a retry shortly is expected to work. Create's unknown outcomes never get here:
+    // they answer attempt_unresolved (IdempotentRequests).
+    logger.warn(
+      `database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`,
+    );
+    return new ApiError(
+      503,
+      'service_unavailable',
+      'the service cannot reach its database right now; retry shortly',
+      undefined,
+      { 'Retry-After': '1' },
     );
   }
   const fastifyCode = (exception as { code?: unknown })?.code;

@@ -12,4 +12,18 @@ describe('toApiError', () => {
     const error = toApiError(new StreamVersionConflictError('ledger-1', 3, 4));
     expect([error.status, error.code, error.headers['Retry-After']]).toEqual([409, 'concurrent_update', '1']);
   });
+
+  it('answers a statement lost with its database connection as 503 service_unavailable with Retry-After, not 500', () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      severity: 'FATAL',
+    });
+    const error = toApiError(terminated);
+    expect([error.status, error.code, error.headers['Retry-After']]).toEqual([
+      503,
+      'service_unavailable',
+      '1',
+    ]);
+    expect(toApiError(new Error('Connection terminated unexpectedly')).status).toBe(503);
+  });
 });
