@@ -142,6 +142,106 @@ describe('the recipient pages over HTTP', () => {
   });
 });
 
+describe('the recipient pages name the merchant that pays', () => {
+  // Markup characters in the name: every page must show them as text, never as markup.
+  const NAME = `Tom & Jerry's <b>Shop</b>`;
+  const ESCAPED = 'Tom &amp; Jerry&#39;s &lt;b&gt;Shop&lt;/b&gt;';
+  let gateway: Gateway;
+  let shop: Merchant;
+  let call: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    gateway = await startGateway('pglite');
+    call = client(gateway.url);
+    shop = await merchant(call, '100.00', { name: NAME, origins: ['https://shop.example.com'] });
+  });
+  afterAll(() => gateway.close());
+
+  const { local, open, post, codeFor } = recipientClient(() => gateway.url);
+  const page = async (cookie: string, query = '') =>
+    (await fetch(`${gateway.url}/sandbox/recipient${query}`, { headers: { cookie } })).text();
+
+  function expectNamed(html: string, phrase = 'is sending you'): void {
+    expect(html).toContain(`${ESCAPED} ${phrase}`);
+    expect(html).not.toContain('<b>Shop');
+  }
+
+  async function create(body: Record<string, string>) {
+    const created = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      body: { amount: '25.00', merchant_reference: `named-${newKey()}`, ...body },
+    });
+    expect(created.status).toBe(201);
+    return created.body as { payout_id: string; payout_url: string };
+  }
+
+  it('on every page of a link payout: landing, code entry, choice, confirmation and status', async () => {
+    const email = 'named-link@example.com';
+    const payout = await create({ delivery: 'link', customer_email: email });
+    const landing = await open(payout.payout_url);
+    expectNamed(landing.html);
+    expect(landing.html).toContain('$25.00');
+    const { cookie, csrf } = landing;
+
+    await post('/sandbox/recipient/send-code', cookie, { csrf_token: csrf });
+    const codeEntry = await page(cookie, '?sent=1');
+    expect(codeEntry).toContain('Verification code');
+    expectNamed(codeEntry);
+
+    const verified = await post('/sandbox/recipient/verify', cookie, {
+      csrf_token: csrf,
+      code: await codeFor(email),
+    });
+    expect(verified.status).toBe(303);
+    const choose = await page(cookie);
+    expect(choose).toContain('How would you like to be paid?');
+    expectNamed(choose);
+
+    await post('/sandbox/recipient/details', cookie, {
+      csrf_token: csrf,
+      method: 'wallet',
+      wallet_handle: 'named@example.com',
+    });
+    const confirm = await page(cookie);
+    expect(confirm).toContain('Confirm your payout');
+    expectNamed(confirm);
+
+    await post('/sandbox/recipient/confirm', cookie, { csrf_token: csrf });
+    const status = await page(cookie);
+    expect(status).toMatch(/data-status="(processing|paid)"/);
+    expect(status).toContain(ESCAPED);
+    expect(status).not.toContain('<b>Shop');
+    // The claim link itself, after the confirm, shows the status page too.
+    const again = await fetch(local(payout.payout_url), { redirect: 'manual' });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain(ESCAPED);
+  });
+
+  it('on the pages a redirect handoff opens', async () => {
+    const payout = await create({
+      delivery: 'redirect',
+      customer_id: 'cus_named',
+      return_url: 'https://shop.example.com/back',
+    });
+    const { html } = await open(payout.payout_url);
+    expect(html).toContain('How would you like to be paid?');
+    expectNamed(html);
+  });
+
+  it('on the status page of a cancelled payout', async () => {
+    const payout = await create({ delivery: 'link', customer_email: 'named-cancelled@example.com' });
+    const cancelled = await call('POST', `/sandbox/api/payout/${payout.payout_id}/cancel`, {
+      token: shop.token,
+      key: newKey(),
+    });
+    expect(cancelled.status).toBe(200);
+    const gone = await fetch(local(payout.payout_url), { redirect: 'manual' });
+    expect(gone.status).toBe(410);
+    expectNamed(await gone.text(), 'was sending you');
+  });
+});
+
 describe('the recipient pages behind https', () => {
   let gateway: Gateway;
 
