@@ -98,9 +98,23 @@ export class RecipientPagesController {
       return this.html(reply, payout, 200, this.statusView(environment, loaded));
     }
     if (payout.delivery === 'link' && !session.verified) {
+      const justSent = query.sent === '1';
+      // A code sent earlier (a reload, or back through the link) is asked for, not sent again.
+      const outstanding =
+        !justSent &&
+        payout.currentLink !== null &&
+        (await this.codes.hasOutstandingCode({
+          payoutId: payout.payoutId,
+          linkId: payout.currentLink.linkId,
+          now: this.flow.now(environment),
+        }));
       return this.verifyView(reply, environment, loaded, session, 200, {
-        codeSent: query.sent === '1',
-        message: query.sent === '1' ? 'We sent a code. It may take a minute to arrive.' : null,
+        codeSent: justSent || outstanding,
+        message: justSent
+          ? 'We sent a code. It may take a minute to arrive.'
+          : outstanding
+            ? 'We already sent you a code. Enter it below, or ask for a new one.'
+            : null,
       });
     }
     const details = query.change === '1' ? null : await this.vault.load(payout.payoutId);
