@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
-import { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { IdempotencyStore } from '@payouts/idempotency';
 import { PayoutsModule } from '@payouts/payouts';
 import { APP_CONFIG, resolveEncryptionKey, SQL_CLIENT } from '@payouts/platform';
+import { GatewayAccountsModule } from './accounts.module';
 import { DashboardController } from './admin/dashboard.controller';
 import { OperatorController } from './admin/operator.controller';
 import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
-import { ACCOUNTS, IDEMPOTENCY } from './gateway.tokens';
+import { IDEMPOTENCY } from './gateway.tokens';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { SealedAnswerUrls } from './payouts/sealed-answer-urls';
 import { PayoutQueries } from './payouts/payout-queries';
@@ -19,15 +19,9 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
 
 /** The merchant-facing REST API (payouts, the operator's and the dashboard's administration) and the recipient's pages. */
 @Module({
-  imports: [PayoutsModule, RecipientPagesModule],
+  imports: [PayoutsModule, GatewayAccountsModule, RecipientPagesModule],
   controllers: [PayoutsController, OperatorController, DashboardController, PayoutWebhookController],
   providers: [
-    {
-      provide: ACCOUNTS,
-      useFactory: (db: SqlClient, config: AppConfig) =>
-        new AccountsRepository(db, resolveEncryptionKey(config)),
-      inject: [SQL_CLIENT, APP_CONFIG],
-    },
     { provide: IDEMPOTENCY, useFactory: (db: SqlClient) => new IdempotencyStore(db), inject: [SQL_CLIENT] },
     {
       provide: SealedAnswerUrls,

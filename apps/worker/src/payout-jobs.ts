@@ -97,6 +97,7 @@ export async function applyToJobs(tx: SqlQueryable, events: readonly RecordedEve
       case 'RedirectSessionStarted':
       case 'RedirectHandoffConsumed':
       case 'PayoutAwaitingFloat':
+      case 'PayoutLeftFloatQueue':
       case 'PayoutReviewRequired':
         break;
       default: {

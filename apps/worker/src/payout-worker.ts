@@ -64,7 +64,8 @@ type StepOutcome = { done: true } | { done: false; nextInMs: number };
  *
  * 1. float queue, per environment, strictly first come first served by acceptance: the head's
  *    amount is set aside in the float, or (when the float cannot cover it) the head and everything
- *    behind it stay processing with safe_reason awaiting_float until the operator tops up;
+ *    behind it stay processing with safe_reason awaiting_float until the operator tops up (the
+ *    reservation then clears awaiting_float in its own append: PayoutLeftFloatQueue);
  * 2. sending: payouts whose float is set aside go through the payout rail under their payout id
  *    and the rail's answer is recorded: paid (receipt, money settled), failed (money returned) or
  *    held for review (review_required until the operator decides);

@@ -120,6 +120,13 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
       ).rejects.toThrow(/region/);
     });
 
+    it('keeps the name the operator gave it, as given; an unknown account has none', async () => {
+      const name = `Tom & Jerry's <Shop> ☕`;
+      const { accountId } = await repo.createAccount({ name, region: 'US' });
+      expect(await repo.accountName(accountId)).toBe(name);
+      expect(await repo.accountName('acct_000000000000000000000000')).toBeNull();
+    });
+
     it('gets payouts approved by the operator; an unknown account is false', async () => {
       const { accountId } = await repo.createAccount({ name: 'Shop', region: 'EU' });
       expect(await repo.setPayoutsApproval(accountId, true)).toBe(true);

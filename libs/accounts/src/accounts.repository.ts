@@ -223,6 +223,18 @@ export class AccountsRepository {
     return result.rows.length > 0;
   }
 
+  /**
+   * The name the operator gave the account: the recipient's pages show who is paying. Null when
+   * there is no such account.
+   */
+  async accountName(accountId: string): Promise<string | null> {
+    if (typeof accountId !== 'string') return null;
+    const result = await this.#db.query<{ name: string }>('SELECT name FROM accounts WHERE account_id = $1', [
+      accountId,
+    ]);
+    return result.rows[0]?.name ?? null;
+  }
+
   /** By the service operator. False when there is no such account. */
   async setPayoutsApproval(accountId: string, approved: boolean): Promise<boolean> {
     requireBoolean(approved, 'approved');

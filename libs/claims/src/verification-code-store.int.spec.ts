@@ -140,6 +140,30 @@ describe.each(testBackends())('verification codes on $name', (backend) => {
     await expect(verify(fresh, { link: rotatedLink })).resolves.toEqual({ outcome: 'verified' });
   });
 
+  it('has an outstanding code from its issue until it verifies, expires, locks or its link is rotated', async () => {
+    const outstanding = (forLink = linkId) =>
+      store.hasOutstandingCode({ payoutId, linkId: forLink, now: clock.now() });
+    expect(await outstanding()).toBe(false);
+    await issue();
+    expect(await outstanding()).toBe(true);
+    expect(await outstanding('lnk_other')).toBe(false);
+    clock.advance(VERIFICATION_CODE_LIMITS.codeTtlMs - 1);
+    expect(await outstanding()).toBe(true);
+    clock.advance(1);
+    expect(await outstanding()).toBe(false);
+
+    clock.advance(VERIFICATION_CODE_LIMITS.resendIntervalMs);
+    const next = await issue();
+    expect(await outstanding()).toBe(true);
+    expect(await verify(next)).toEqual({ outcome: 'verified' });
+    expect(await outstanding()).toBe(false);
+
+    clock.advance(VERIFICATION_CODE_LIMITS.resendIntervalMs);
+    const third = await issue();
+    for (let i = 0; i < VERIFICATION_CODE_LIMITS.maxWrongAttempts; i += 1) await verify(wrong(third));
+    expect(await outstanding()).toBe(false);
+  });
+
   it('revoke deletes the code', async () => {
     const code = await issue();
     await store.revoke(payoutId);

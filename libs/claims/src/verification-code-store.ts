@@ -153,6 +153,27 @@ export class VerificationCodeStore {
     });
   }
 
+  /**
+   * Whether a code sent for this link can still verify: issued, not expired, not used, not locked.
+   * The pages then ask for that code rather than offering to send one, so a reload or a return
+   * through the link lands where the recipient left off.
+   */
+  async hasOutstandingCode(input: { payoutId: string; linkId: string; now: Date }): Promise<boolean> {
+    const { payoutId, linkId, now } = input;
+    checkId(payoutId, 'payoutId');
+    checkId(linkId, 'linkId');
+    checkTime(now);
+    const found = await this.#db.query<CodeRow>(CURRENT_CODE_SQL, [payoutId]);
+    const row = found.rows[0];
+    return (
+      row !== undefined &&
+      row.link_id === linkId &&
+      row.verified_at === null &&
+      row.failed_attempts < VERIFICATION_CODE_LIMITS.maxWrongAttempts &&
+      now.getTime() < timeOf(row.expires_at)
+    );
+  }
+
   /** When the next code may be issued for the payout (`now` itself when it may be issued at once). */
   async nextIssueAt(payoutId: string, now: Date): Promise<Date> {
     checkId(payoutId, 'payoutId');

@@ -17,7 +17,12 @@ import {
   testBackends,
 } from '@payouts/testing';
 import { CancelPayoutCommand } from './commands/cancel-payout.command';
-import { ConfirmPayoutCommand, ExpirePayoutCommand } from './commands/payout-lifecycle.commands';
+import { ReserveFloatCommand, TopUpFloatCommand } from './commands/float.commands';
+import {
+  ConfirmPayoutCommand,
+  ExpirePayoutCommand,
+  MarkAwaitingFloatCommand,
+} from './commands/payout-lifecycle.commands';
 import { CreatePayoutCommand, CreatePayoutInput } from './commands/create-payout.command';
 import { CreditFundsCommand, SetLedgerLimitsCommand } from './commands/ledger-commands';
 import { PayoutsModule } from './payouts.module';
@@ -368,6 +373,24 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     }
     return tables;
   }
+
+  // Before the two projection tests below, so the replay covers a payout that left the queue.
+  it('lists a payout whose float was set aside after it waited for it without awaiting_float', async () => {
+    const accountId = await fundedAccount('50.00');
+    const { payout } = await commands.execute(
+      new CreatePayoutCommand(linkPayout(accountId, 'float-queue-1')),
+    );
+    await commands.execute(new ConfirmPayoutCommand(payout.payoutId, 'wallet'));
+    await commands.execute(new MarkAwaitingFloatCommand(payout.payoutId));
+    await commands.execute(new TopUpFloatCommand('sandbox', '10.00', 'replay-test'));
+    await commands.execute(new ReserveFloatCommand(payout.payoutId));
+    const row = await readModels.payoutListEntry.findUniqueOrThrow({ where: { payoutId: payout.payoutId } });
+    expect({ status: row.status, safeReason: row.safeReason, statusVersion: row.statusVersion }).toEqual({
+      status: 'processing',
+      safeReason: null,
+      statusVersion: 2,
+    });
+  });
 
   it('changes nothing when every event is projected again over up-to-date read models', async () => {
     const before = await dumpReadModels();

@@ -313,6 +313,57 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
     });
   });
 
+  describe('leaving the float queue', () => {
+    /** The events one append wrote with this payout's last event, as `type@stream`. */
+    async function lastAppendOf(payoutId: string): Promise<string[]> {
+      const { rows } = await database.db.query<{ stream_id: string; event_type: string }>(
+        `SELECT stream_id, event_type FROM events WHERE transaction_id =
+           (SELECT transaction_id FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1)
+         ORDER BY global_position`,
+        [`payout-${payoutId}`],
+      );
+      return rows.map((r) => `${r.event_type}@${r.stream_id.split('-')[0]}`);
+    }
+
+    async function listed(payoutId: string) {
+      const { rows } = await database.db.query<{ safe_reason: string | null; status_version: number }>(
+        'SELECT safe_reason, status_version FROM payout_list WHERE payout_id = $1',
+        [payoutId],
+      );
+      return rows[0];
+    }
+
+    it('clears awaiting_float in the same append as the float reservation, so the list never shows it stale', async () => {
+      const accountId = await fundedAccount('1000.00');
+      const payoutId = await linkPayout(accountId, '40.00');
+      await commands.execute(new ConfirmPayoutCommand(payoutId, 'wallet'));
+      await commands.execute(new MarkAwaitingFloatCommand(payoutId));
+      expect(await listed(payoutId)).toEqual({ safe_reason: 'awaiting_float', status_version: 2 });
+
+      await commands.execute(new ReserveFloatCommand(payoutId));
+      expect(await lastAppendOf(payoutId)).toEqual(['FloatReserved@float', 'PayoutLeftFloatQueue@payout']);
+      expect(await listed(payoutId)).toEqual({ safe_reason: null, status_version: 2 });
+
+      const before = await eventCount();
+      await commands.execute(new ReserveFloatCommand(payoutId));
+      expect(await eventCount()).toBe(before);
+    });
+
+    it('writes no payout event when the float is reserved for a payout that was never queued', async () => {
+      const accountId = await fundedAccount();
+      const payoutId = await linkPayout(accountId);
+      await commands.execute(new ConfirmPayoutCommand(payoutId, 'wallet'));
+      await commands.execute(new ReserveFloatCommand(payoutId));
+      expect(await lastAppendOf(payoutId)).toEqual(['PayoutConfirmed@payout']);
+      const { rows } = await database.db.query<{ event_type: string; data: { payoutId: string } }>(
+        'SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1',
+        [floatStreamId('sandbox')],
+      );
+      expect(rows[0]).toMatchObject({ event_type: 'FloatReserved', data: { payoutId } });
+      expect(await listed(payoutId)).toEqual({ safe_reason: null, status_version: 2 });
+    });
+  });
+
   describe('paid', () => {
     it('records the receipt, settles amount + fee and pays the amount out of the float, in one append', async () => {
       const accountId = await fundedAccount('100.00');

@@ -97,12 +97,12 @@ export interface Merchant {
 export async function merchant(
   call: Call,
   funds = '1000.00',
-  options: { origins?: string[] } = {},
+  options: { origins?: string[]; name?: string } = {},
 ): Promise<Merchant> {
   const operator = { token: OPERATOR_TOKEN };
   const created = await call('POST', '/operator/accounts', {
     ...operator,
-    body: { name: 'Shop', region: 'US' },
+    body: { name: options.name ?? 'Shop', region: 'US' },
   });
   expect(created.status).toBe(201);
   const { account_id: accountId, admin_token: adminToken } = created.body;

@@ -27,5 +27,15 @@ export function recipientClient(gatewayUrl: () => string) {
       body: new URLSearchParams(form).toString(),
     });
 
-  return { local, open, post };
+  /** The code in the newest e-mail to `email` in the development mailbox (embedded start, no SMTP). */
+  async function codeFor(email: string): Promise<string> {
+    const list = await (await fetch(`${gatewayUrl()}/dev/mailbox`)).text();
+    const to = email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const id = new RegExp(`href="/dev/mailbox/([^"]+)">[^<]*</a>\\s*to ${to}\\s`).exec(list)?.[1];
+    expect(id).toBeDefined();
+    const message = await (await fetch(`${gatewayUrl()}/dev/mailbox/${id}`)).text();
+    return /Your verification code is (\d{6})\./.exec(message)![1]!;
+  }
+
+  return { local, open, post, codeFor };
 }

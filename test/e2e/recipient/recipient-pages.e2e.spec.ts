@@ -1,4 +1,12 @@
-import { client, Gateway, merchant, Merchant, newKey, startGateway } from '../api/gateway-harness';
+import {
+  client,
+  Gateway,
+  merchant,
+  Merchant,
+  newKey,
+  OPERATOR_TOKEN,
+  startGateway,
+} from '../api/gateway-harness';
 import { recipientClient } from './recipient-client';
 
 /**
@@ -139,6 +147,194 @@ describe('the recipient pages over HTTP', () => {
     const message = await (await fetch(`${gateway.url}/dev/mailbox/${id}`)).text();
     expect(message).toMatch(/Your verification code is \d{6}\./);
     expect((await fetch(`${gateway.url}/dev/mailbox/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
+  });
+});
+
+describe('a recipient who already asked for a code', () => {
+  let gateway: Gateway;
+  let shop: Merchant;
+  let call: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    gateway = await startGateway('pglite');
+    call = client(gateway.url);
+    shop = await merchant(call, '100.00');
+  });
+  afterAll(() => gateway.close());
+
+  const { open, post, codeFor } = recipientClient(() => gateway.url);
+  const page = async (cookie: string) =>
+    (await fetch(`${gateway.url}/sandbox/recipient`, { headers: { cookie } })).text();
+  const codeForm = (html: string) =>
+    html.includes('action="/sandbox/recipient/verify"') && html.includes('Send a new code');
+  const sendForm = (html: string) =>
+    !html.includes('action="/sandbox/recipient/verify"') && html.includes('Send me a code');
+
+  async function linkPayout(email: string) {
+    const created = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      body: {
+        amount: '10.00',
+        merchant_reference: `code-${newKey()}`,
+        delivery: 'link',
+        customer_email: email,
+      },
+    });
+    expect(created.status).toBe(201);
+    return created.body as { payout_id: string; payout_url: string };
+  }
+
+  it('is shown the code form on reload and through the link again, and the e-mailed code works there', async () => {
+    const email = 'reload@example.com';
+    const payout = await linkPayout(email);
+    const first = await open(payout.payout_url);
+    expect(sendForm(first.html)).toBe(true);
+    await post('/sandbox/recipient/send-code', first.cookie, { csrf_token: first.csrf });
+
+    // Reloaded (no ?sent=1), and in a new session opened with the same link.
+    expect(codeForm(await page(first.cookie))).toBe(true);
+    const back = await open(payout.payout_url);
+    expect(codeForm(back.html)).toBe(true);
+
+    // A new code is still subject to the resend pause.
+    const resend = await post('/sandbox/recipient/send-code', back.cookie, { csrf_token: back.csrf });
+    expect(resend.status).toBe(429);
+    expect(resend.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    const verified = await post('/sandbox/recipient/verify', back.cookie, {
+      csrf_token: back.csrf,
+      code: await codeFor(email),
+    });
+    expect([verified.status, verified.headers.get('location')]).toEqual([303, '/sandbox/recipient']);
+    expect(await page(back.cookie)).toContain('How would you like to be paid?');
+    // Used up: another session of the link must ask for a code of its own.
+    expect(sendForm(await page(first.cookie))).toBe(true);
+  });
+
+  it('is offered a new code once five wrong tries locked the one sent', async () => {
+    const payout = await linkPayout('locked@example.com');
+    const { cookie, csrf } = await open(payout.payout_url);
+    await post('/sandbox/recipient/send-code', cookie, { csrf_token: csrf });
+    const right = await codeFor('locked@example.com');
+    const wrong = right === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i += 1)
+      await post('/sandbox/recipient/verify', cookie, { csrf_token: csrf, code: wrong });
+    expect(sendForm(await page(cookie))).toBe(true);
+  });
+
+  // Last: it moves this gateway's sandbox clock.
+  it('is offered a new code once the one sent has expired', async () => {
+    const payout = await linkPayout('expired-code@example.com');
+    const { cookie, csrf } = await open(payout.payout_url);
+    await post('/sandbox/recipient/send-code', cookie, { csrf_token: csrf });
+    expect(codeForm(await page(cookie))).toBe(true);
+    const advanced = await call('POST', '/operator/sandbox/clock', {
+      token: OPERATOR_TOKEN,
+      body: { advance_seconds: 10 * 60 },
+    });
+    expect(advanced.status).toBe(200);
+    expect(sendForm(await page(cookie))).toBe(true);
+  });
+});
+
+describe('the recipient pages name the merchant that pays', () => {
+  // Markup characters in the name: every page must show them as text, never as markup.
+  const NAME = `Tom & Jerry's <b>Shop</b>`;
+  const ESCAPED = 'Tom &amp; Jerry&#39;s &lt;b&gt;Shop&lt;/b&gt;';
+  let gateway: Gateway;
+  let shop: Merchant;
+  let call: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    gateway = await startGateway('pglite');
+    call = client(gateway.url);
+    shop = await merchant(call, '100.00', { name: NAME, origins: ['https://shop.example.com'] });
+  });
+  afterAll(() => gateway.close());
+
+  const { local, open, post, codeFor } = recipientClient(() => gateway.url);
+  const page = async (cookie: string, query = '') =>
+    (await fetch(`${gateway.url}/sandbox/recipient${query}`, { headers: { cookie } })).text();
+
+  function expectNamed(html: string, phrase = 'is sending you'): void {
+    expect(html).toContain(`${ESCAPED} ${phrase}`);
+    expect(html).not.toContain('<b>Shop');
+  }
+
+  async function create(body: Record<string, string>) {
+    const created = await call('POST', '/sandbox/api/payout/create', {
+      token: shop.token,
+      key: newKey(),
+      body: { amount: '25.00', merchant_reference: `named-${newKey()}`, ...body },
+    });
+    expect(created.status).toBe(201);
+    return created.body as { payout_id: string; payout_url: string };
+  }
+
+  it('on every page of a link payout: landing, code entry, choice, confirmation and status', async () => {
+    const email = 'named-link@example.com';
+    const payout = await create({ delivery: 'link', customer_email: email });
+    const landing = await open(payout.payout_url);
+    expectNamed(landing.html);
+    expect(landing.html).toContain('$25.00');
+    const { cookie, csrf } = landing;
+
+    await post('/sandbox/recipient/send-code', cookie, { csrf_token: csrf });
+    const codeEntry = await page(cookie, '?sent=1');
+    expect(codeEntry).toContain('Verification code');
+    expectNamed(codeEntry);
+
+    const verified = await post('/sandbox/recipient/verify', cookie, {
+      csrf_token: csrf,
+      code: await codeFor(email),
+    });
+    expect(verified.status).toBe(303);
+    const choose = await page(cookie);
+    expect(choose).toContain('How would you like to be paid?');
+    expectNamed(choose);
+
+    await post('/sandbox/recipient/details', cookie, {
+      csrf_token: csrf,
+      method: 'wallet',
+      wallet_handle: 'named@example.com',
+    });
+    const confirm = await page(cookie);
+    expect(confirm).toContain('Confirm your payout');
+    expectNamed(confirm);
+
+    await post('/sandbox/recipient/confirm', cookie, { csrf_token: csrf });
+    const status = await page(cookie);
+    expect(status).toMatch(/data-status="(processing|paid)"/);
+    expect(status).toContain(ESCAPED);
+    expect(status).not.toContain('<b>Shop');
+    // The claim link itself, after the confirm, shows the status page too.
+    const again = await fetch(local(payout.payout_url), { redirect: 'manual' });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain(ESCAPED);
+  });
+
+  it('on the pages a redirect handoff opens', async () => {
+    const payout = await create({
+      delivery: 'redirect',
+      customer_id: 'cus_named',
+      return_url: 'https://shop.example.com/back',
+    });
+    const { html } = await open(payout.payout_url);
+    expect(html).toContain('How would you like to be paid?');
+    expectNamed(html);
+  });
+
+  it('on the status page of a cancelled payout', async () => {
+    const payout = await create({ delivery: 'link', customer_email: 'named-cancelled@example.com' });
+    const cancelled = await call('POST', `/sandbox/api/payout/${payout.payout_id}/cancel`, {
+      token: shop.token,
+      key: newKey(),
+    });
+    expect(cancelled.status).toBe(200);
+    const gone = await fetch(local(payout.payout_url), { redirect: 'manual' });
+    expect(gone.status).toBe(410);
+    expectNamed(await gone.text(), 'was sending you');
   });
 });
 

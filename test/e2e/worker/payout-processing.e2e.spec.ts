@@ -332,6 +332,91 @@ describe.each(testBackends().map((b) => b.name))('the payout float queue on %s',
   });
 });
 
+describe.each(testBackends().map((b) => b.name))('a queued payout being sent on %s', (backend) => {
+  let gateway: WorkerGateway;
+  let remove: () => Promise<void>;
+  let shop: Merchant;
+
+  beforeAll(async () => {
+    const fresh = await freshStorage(backend, false);
+    remove = fresh.remove;
+    // An empty float, and a rail that takes ten minutes of the sandbox clock: the payout stays
+    // processing after it leaves the queue until the test moves the clock, so that moment is
+    // observed without racing the rail.
+    gateway = await startWorkerGateway(fresh.storage, {
+      SANDBOX_FLOAT_OPENING_BALANCE: '0.00',
+      RAIL_SIMULATOR_DELAY_MS: '600000',
+    });
+    shop = await merchant(gateway.call, '100.00');
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await remove();
+  });
+
+  it('no longer shows awaiting_float once the float is set aside for it, while it is still processing', async () => {
+    const payoutId = await createPayout(gateway, shop, 'leaves-queue', '10.00');
+    await gateway.confirm(payoutId, DETAILS.paid);
+    const queued = await waitForPayout(
+      gateway.call,
+      shop.token,
+      payoutId,
+      (p) => p.safe_reason === 'awaiting_float',
+    );
+    expect(queued).toMatchObject({ status: 'processing', status_version: 2 });
+
+    const topUp = await gateway.call('POST', '/operator/float', {
+      ...operator,
+      body: { environment: 'sandbox', amount: '10.00' },
+    });
+    expect(topUp.status).toBe(200);
+    const sending = await waitForPayout(gateway.call, shop.token, payoutId, (p) => p.safe_reason === null);
+    expect(sending).toMatchObject({ status: 'processing', status_version: 2, receipt_reference: null });
+    expect(Date.parse(String(sending.updated_at))).toBeGreaterThan(Date.parse(String(queued.updated_at)));
+    const listed = await gateway.call('GET', '/sandbox/api/payout/list?merchant_reference=leaves-queue', {
+      token: shop.token,
+    });
+    expect(listed.body.data).toEqual([sending]);
+
+    // Still being sent: the rail holds it, pending, for ten minutes of the sandbox clock.
+    const deadline = Date.now() + 10_000;
+    while ((await railRows(gateway, payoutId)).length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(await railRows(gateway, payoutId)).toEqual([
+      { status: 'pending', receipt_reference: expect.any(String) },
+    ]);
+    expect(
+      (await gateway.call('GET', `/sandbox/api/payout/${payoutId}`, { token: shop.token })).body,
+    ).toMatchObject({ status: 'processing', safe_reason: null });
+
+    // The reservation and the payout's event are one append.
+    const { rows } = await gateway.db.query<{ event_type: string }>(
+      `SELECT event_type FROM events WHERE transaction_id =
+         (SELECT transaction_id FROM events WHERE stream_id = $1 AND event_type = 'PayoutLeftFloatQueue')
+       ORDER BY global_position`,
+      [payoutStreamId(payoutId)],
+    );
+    expect(rows.map((r) => r.event_type)).toEqual(['FloatReserved', 'PayoutLeftFloatQueue']);
+
+    const clock = await gateway.call('POST', '/operator/sandbox/clock', {
+      ...operator,
+      body: { advance_seconds: 601 },
+    });
+    expect(clock.status).toBe(200);
+    const paid = await waitForPayout(gateway.call, shop.token, payoutId, (p) => p.status === 'paid');
+    expect(paid).toMatchObject({ safe_reason: null, status_version: 3 });
+    expect(await eventTypes(gateway, payoutStreamId(payoutId))).toEqual([
+      'PayoutCreated',
+      'ClaimLinkIssued',
+      'PayoutConfirmed',
+      'PayoutAwaitingFloat',
+      'PayoutLeftFloatQueue',
+      'PayoutPaid',
+    ]);
+  });
+});
+
 describe.each(testBackends().map((b) => b.name))('a worker restarted mid-send on %s', (backend) => {
   let remove: () => Promise<void>;
   let storage: Storage;

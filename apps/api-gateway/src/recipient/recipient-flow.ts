@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import {
   DomainError,
@@ -16,13 +17,19 @@ import { PageSessionStore } from '@payouts/claims';
 import type { PageSession } from '@payouts/claims';
 import type { Clock } from '@payouts/platform';
 import { APP_CONFIG, CLOCK, EVENT_STORE } from '@payouts/platform';
+import { ACCOUNTS } from '../gateway.tokens';
 import { handoffUnusable, linkNotFound, linkReplaced, sessionEnded } from './recipient-errors';
 
-/** A payout as the pages see it, with the events it was folded from. */
+/** A payout as the pages see it, with the events it was folded from and who is paying it. */
 export interface LoadedPayout {
   payout: Payout;
   events: RecordedEvent[];
+  /** The paying merchant's account name, as the operator gave it (shown escaped, as text). */
+  merchantName: string;
 }
+
+/** Only if the account row were missing: the pages still say someone is paying. */
+const UNKNOWN_MERCHANT = 'The sender';
 
 /**
  * The rules of getting in: which link or handoff opens which payout, and whether a browser's
@@ -35,6 +42,7 @@ export class RecipientFlow {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     private readonly sessions: PageSessionStore,
     private readonly commands: CommandBus,
   ) {}
@@ -57,7 +65,8 @@ export class RecipientFlow {
     );
     // A payout of the other environment does not exist under this prefix.
     if (state.status === 'none' || state.environment !== environment) return null;
-    return { payout: state, events };
+    const merchantName = (await this.accounts.accountName(state.accountId)) ?? UNKNOWN_MERCHANT;
+    return { payout: state, events, merchantName };
   }
 
   /**
@@ -68,7 +77,7 @@ export class RecipientFlow {
   async enterLink(
     environment: Environment,
     token: string,
-  ): Promise<{ kind: 'session'; cookie: string } | { kind: 'status'; payout: Payout }> {
+  ): Promise<{ kind: 'session'; cookie: string } | { kind: 'status'; loaded: LoadedPayout }> {
     const loaded = await this.loadByToken(environment, token);
     const { payout } = loaded;
     if (payout.delivery !== 'link') throw linkNotFound();
@@ -78,7 +87,7 @@ export class RecipientFlow {
     }
     const now = this.now(environment);
     if (payout.status !== 'awaiting_choice' || now >= new Date(payout.payoutExpiresAt)) {
-      return { kind: 'status', payout };
+      return { kind: 'status', loaded };
     }
     const session = await this.sessions.create({
       payoutId: payout.payoutId,

@@ -24,7 +24,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { environmentOfPath } from '../auth/request-environment';
 import { maskEmail } from './mask-email';
 import { readCookie, SESSION_COOKIE, sessionCookie, setPageHeaders } from './page-headers';
-import { RecipientFlow } from './recipient-flow';
+import { LoadedPayout, RecipientFlow } from './recipient-flow';
 import { formExpired } from './recipient-errors';
 import { RecipientPageFilter } from './recipient-page.filter';
 import { STYLESHEET, STYLESHEET_PATH } from './views/layout';
@@ -72,8 +72,9 @@ export class RecipientPagesController {
     const entered = await this.flow.enterLink(environment, token);
     if (entered.kind === 'status') {
       // Gone for good (expired or cancelled): 410; otherwise it simply shows where the payout stands.
-      const gone = ['expired', 'cancelled'].includes(entered.payout.status) ? 410 : 200;
-      return this.html(reply, entered.payout, gone, await this.statusView(environment, entered.payout));
+      const { payout } = entered.loaded;
+      const gone = ['expired', 'cancelled'].includes(payout.status) ? 410 : 200;
+      return this.html(reply, payout, gone, this.statusView(environment, entered.loaded));
     }
     this.startSession(reply, environment, entered.cookie);
   }
@@ -94,12 +95,26 @@ export class RecipientPagesController {
     const frame = { environment };
 
     if (payout.status !== 'awaiting_choice') {
-      return this.html(reply, payout, 200, await this.statusView(environment, payout));
+      return this.html(reply, payout, 200, this.statusView(environment, loaded));
     }
     if (payout.delivery === 'link' && !session.verified) {
-      return this.verifyView(reply, environment, payout, session, 200, {
-        codeSent: query.sent === '1',
-        message: query.sent === '1' ? 'We sent a code. It may take a minute to arrive.' : null,
+      const justSent = query.sent === '1';
+      // A code sent earlier (a reload, or back through the link) is asked for, not sent again.
+      const outstanding =
+        !justSent &&
+        payout.currentLink !== null &&
+        (await this.codes.hasOutstandingCode({
+          payoutId: payout.payoutId,
+          linkId: payout.currentLink.linkId,
+          now: this.flow.now(environment),
+        }));
+      return this.verifyView(reply, environment, loaded, session, 200, {
+        codeSent: justSent || outstanding,
+        message: justSent
+          ? 'We sent a code. It may take a minute to arrive.'
+          : outstanding
+            ? 'We already sent you a code. Enter it below, or ask for a new one.'
+            : null,
       });
     }
     const details = query.change === '1' ? null : await this.vault.load(payout.payoutId);
@@ -111,7 +126,7 @@ export class RecipientPagesController {
         confirmPage(
           { ...frame, title: 'Confirm your payout' },
           {
-            payout: summary(payout),
+            payout: summary(loaded),
             methodLabel: METHOD_LABELS[details.method],
             details: describeReceivingDetails(details),
             csrfToken: session.csrfToken,
@@ -120,7 +135,7 @@ export class RecipientPagesController {
         ),
       );
     }
-    return this.chooseView(reply, environment, payout, session, null, {}, {}, 200);
+    return this.chooseView(reply, environment, loaded, session, null, {}, {}, 200);
   }
 
   @Post(['recipient/send-code', 'sandbox/recipient/send-code'])
@@ -139,7 +154,7 @@ export class RecipientPagesController {
     });
     if (!issued.ok) {
       reply.header('retry-after', String(issued.retryAfterSeconds));
-      return this.verifyView(reply, environment, payout, session, 429, {
+      return this.verifyView(reply, environment, loaded, session, 429, {
         codeSent: true,
         message: `A code was sent recently. You can ask for a new one in ${issued.retryAfterSeconds} seconds.`,
       });
@@ -182,7 +197,7 @@ export class RecipientPagesController {
     }
     const refusal = codeRefusal(checked);
     if (refusal.retryAfterSeconds) reply.header('retry-after', String(refusal.retryAfterSeconds));
-    return this.verifyView(reply, environment, payout, session, refusal.status, {
+    return this.verifyView(reply, environment, loaded, session, refusal.status, {
       codeSent: true,
       error: refusal.message,
     });
@@ -201,12 +216,12 @@ export class RecipientPagesController {
       ? (form.method as ReceivingMethod)
       : null;
     if (!method) {
-      return this.chooseView(reply, environment, payout, session, null, form, {
+      return this.chooseView(reply, environment, loaded, session, null, form, {
         method: 'Choose how you would like to receive the payout.',
       });
     }
     const parsed = parseReceivingDetails(method, form, this.flow.now(environment));
-    if (!parsed.ok) return this.chooseView(reply, environment, payout, session, method, form, parsed.errors);
+    if (!parsed.ok) return this.chooseView(reply, environment, loaded, session, method, form, parsed.errors);
     // False when a confirm sealed the details meanwhile: the page then shows the payout as it is.
     await this.vault.save(payout.payoutId, parsed.details);
     return this.seeOther(reply, this.actions(environment).page);
@@ -247,11 +262,12 @@ export class RecipientPagesController {
   private verifyView(
     reply: FastifyReply,
     environment: Environment,
-    payout: Payout,
+    loaded: LoadedPayout,
     session: PageSession,
     status: number,
     view: { codeSent: boolean; message?: string | null; error?: string | null },
   ) {
+    const { payout } = loaded;
     return this.html(
       reply,
       payout,
@@ -260,7 +276,7 @@ export class RecipientPagesController {
         { environment, title: 'Confirm your e-mail' },
         {
           ...view,
-          payout: summary(payout),
+          payout: summary(loaded),
           maskedEmail: maskEmail(payout.customerEmail ?? ''),
           csrfToken: session.csrfToken,
           actions: this.actions(environment),
@@ -272,7 +288,7 @@ export class RecipientPagesController {
   private chooseView(
     reply: FastifyReply,
     environment: Environment,
-    payout: Payout,
+    loaded: LoadedPayout,
     session: PageSession,
     method: ReceivingMethod | null,
     form: Form,
@@ -283,12 +299,12 @@ export class RecipientPagesController {
     const { card_number: _card, account_number: _account, csrf_token: _csrf, ...values } = form;
     return this.html(
       reply,
-      payout,
+      loaded.payout,
       Object.keys(errors).length > 0 ? status : 200,
       chooseMethodPage(
         { environment, title: 'How would you like to be paid?' },
         {
-          payout: summary(payout),
+          payout: summary(loaded),
           csrfToken: session.csrfToken,
           action: this.actions(environment).details,
           method,
@@ -300,12 +316,13 @@ export class RecipientPagesController {
     );
   }
 
-  private async statusView(environment: Environment, payout: Payout): Promise<string> {
+  private statusView(environment: Environment, loaded: LoadedPayout): string {
+    const { payout } = loaded;
     return statusPage(
       { environment, title: 'Your payout' },
       {
         payout: {
-          ...summary(payout),
+          ...summary(loaded),
           status: payout.status,
           safeReason: 'safeReason' in payout ? (payout.safeReason ?? null) : null,
           receiptReference: 'receiptReference' in payout ? (payout.receiptReference ?? null) : null,
@@ -365,8 +382,8 @@ export class RecipientPagesController {
   }
 }
 
-function summary(payout: Payout): PayoutSummary {
-  return { amount: payout.amount, currency: payout.currency, description: payout.description };
+function summary({ payout, merchantName }: LoadedPayout): PayoutSummary {
+  return { merchantName, amount: payout.amount, currency: payout.currency, description: payout.description };
 }
 
 function withPayoutId(returnUrl: string, payoutId: string): string {

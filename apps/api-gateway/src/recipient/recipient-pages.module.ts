@@ -5,6 +5,7 @@ import { ClaimsModule } from '@payouts/claims';
 import { MailModule } from '@payouts/mail';
 import { PayoutsModule } from '@payouts/payouts';
 import type { FastifyInstance } from 'fastify';
+import { GatewayAccountsModule } from '../accounts.module';
 import { DevMailboxController } from './dev-mailbox.controller';
 import { registerFormParser } from './form-body';
 import { RecipientFlow } from './recipient-flow';
@@ -12,7 +13,7 @@ import { RecipientPagesController } from './recipient-pages.controller';
 
 /** The recipient's hosted pages (claim link, redirect handoff, status) and the development mailbox. */
 @Module({
-  imports: [CqrsModule, PayoutsModule, ClaimsModule, MailModule],
+  imports: [CqrsModule, PayoutsModule, ClaimsModule, MailModule, GatewayAccountsModule],
   controllers: [RecipientPagesController, DevMailboxController],
   providers: [RecipientFlow],
 })

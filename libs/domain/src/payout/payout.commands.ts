@@ -43,6 +43,8 @@ export type ConsumeRedirectHandoff = {
 
 export type ConfirmPayout = { type: 'ConfirmPayout'; data: { selectedMethod: string } };
 export type MarkAwaitingFloat = { type: 'MarkAwaitingFloat'; data: Record<string, never> };
+/** Goes with every float reservation; writes an event only for a payout that was queued. */
+export type LeaveFloatQueue = { type: 'LeaveFloatQueue'; data: Record<string, never> };
 export type FlagForReview = { type: 'FlagForReview'; data: { reason: string } };
 export type DecideReview = { type: 'DecideReview'; data: { decision: 'approve' | 'reject' } };
 export type RecordPayoutPaid = { type: 'RecordPayoutPaid'; data: { receiptReference: string } };
@@ -57,6 +59,7 @@ export type PayoutCommand =
   | ConsumeRedirectHandoff
   | ConfirmPayout
   | MarkAwaitingFloat
+  | LeaveFloatQueue
   | FlagForReview
   | DecideReview
   | RecordPayoutPaid

@@ -14,6 +14,7 @@ import {
   decideExpire,
   decideFail,
   decideFlagForReview,
+  decideLeaveFloatQueue,
   decideMarkAwaitingFloat,
   decideRecordPaid,
   decideReview,
@@ -35,6 +36,8 @@ export function decidePayout(command: PayoutCommand, state: PayoutState, now: Da
       return decideConfirm(command.data, existing(state), now);
     case 'MarkAwaitingFloat':
       return decideMarkAwaitingFloat(existing(state), now);
+    case 'LeaveFloatQueue':
+      return decideLeaveFloatQueue(existing(state), now);
     case 'FlagForReview':
       return decideFlagForReview(command.data, existing(state), now);
     case 'DecideReview':

@@ -77,6 +77,16 @@ export type PayoutAwaitingFloat = {
   data: { payoutId: string; at: string };
 };
 
+/**
+ * The float was set aside for a payout that was waiting for it (PayoutAwaitingFloat): it is on
+ * its way to the rail and no longer queued. Written in the same append as the float's
+ * FloatReserved, so the merchant never sees awaiting_float for a payout being sent.
+ */
+export type PayoutLeftFloatQueue = {
+  type: 'PayoutLeftFloatQueue';
+  data: { payoutId: string; at: string };
+};
+
 export type PayoutReviewRequired = {
   type: 'PayoutReviewRequired';
   data: { payoutId: string; reason: string; at: string };
@@ -114,6 +124,7 @@ export type PayoutEvent =
   | RedirectHandoffConsumed
   | PayoutConfirmed
   | PayoutAwaitingFloat
+  | PayoutLeftFloatQueue
   | PayoutReviewRequired
   | PayoutReviewApproved
   | PayoutPaid
@@ -128,6 +139,7 @@ export const PAYOUT_EVENT_SCHEMA_VERSIONS: Record<PayoutEvent['type'], number> =
   RedirectHandoffConsumed: 1,
   PayoutConfirmed: 1,
   PayoutAwaitingFloat: 1,
+  PayoutLeftFloatQueue: 1,
   PayoutReviewRequired: 1,
   PayoutReviewApproved: 1,
   PayoutPaid: 1,

@@ -31,6 +31,17 @@ export function decideMarkAwaitingFloat(payout: Payout, now: Date): PayoutEvent[
   return [{ type: 'PayoutAwaitingFloat', data: { payoutId: payout.payoutId, at: now.toISOString() } }];
 }
 
+/**
+ * The float is being set aside for the payout (the worker reserves it in the same append). Only a
+ * payout that showed awaiting_float has something to clear; one never queued, or one that already
+ * left, writes nothing, so the reservation of every payout can carry this command.
+ */
+export function decideLeaveFloatQueue(payout: Payout, now: Date): PayoutEvent[] {
+  if (payout.status !== 'processing') throw cannot('set float aside for', payout);
+  if (payout.safeReason !== 'awaiting_float') return [];
+  return [{ type: 'PayoutLeftFloatQueue', data: { payoutId: payout.payoutId, at: now.toISOString() } }];
+}
+
 export function decideFlagForReview(data: FlagForReview['data'], payout: Payout, now: Date): PayoutEvent[] {
   if (payout.status !== 'processing') throw cannot('flag for review', payout);
   requireText(data.reason, 'reason');

@@ -171,6 +171,12 @@ export function evolvePayout(state: PayoutState, event: PayoutEvent): PayoutStat
       // Not a status change: statusVersion stays, but the merchant sees a new safe_reason.
       return { ...payout, safeReason: 'awaiting_float', updatedAt: event.data.at };
     }
+    case 'PayoutLeftFloatQueue': {
+      const payout = inStatus(state, ['processing'], event);
+      if (payout.safeReason !== 'awaiting_float') throw corrupt(event, 'the payout was not queued');
+      // Like PayoutAwaitingFloat: no status change, but what the merchant sees changed.
+      return { ...payout, safeReason: null, updatedAt: event.data.at };
+    }
     case 'PayoutReviewRequired': {
       const payout = inStatus(state, ['processing'], event);
       const { selectedMethod, acceptedAt } = payout;

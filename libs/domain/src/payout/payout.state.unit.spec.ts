@@ -11,6 +11,7 @@ import {
   firstSessionStarted,
   historyIn,
   iso,
+  leftFloatQueue,
   linkPayoutCreated,
   openLinkPayout,
   paid,
@@ -42,19 +43,21 @@ describe('Payout state', () => {
       ...openLinkPayout,
       confirmed(HOUR_MS),
       awaitingFloat(2 * HOUR_MS),
+      leftFloatQueue(2.5 * HOUR_MS),
       reviewRequired(3 * HOUR_MS),
       reviewApproved(4 * HOUR_MS),
       paid(5 * HOUR_MS),
     ];
     const states = statesAlong(history);
-    expect(states.map((s) => [s.status, s.statusVersion])).toEqual([
-      ['awaiting_choice', 1],
-      ['awaiting_choice', 1],
-      ['processing', 2],
-      ['processing', 2],
-      ['review_required', 3],
-      ['processing', 4],
-      ['paid', 5],
+    expect(states.map((s) => [s.status, s.statusVersion, s.safeReason])).toEqual([
+      ['awaiting_choice', 1, null],
+      ['awaiting_choice', 1, null],
+      ['processing', 2, null],
+      ['processing', 2, 'awaiting_float'],
+      ['processing', 2, null],
+      ['review_required', 3, 'manual_check'],
+      ['processing', 4, null],
+      ['paid', 5, null],
     ]);
   });
 
@@ -63,6 +66,7 @@ describe('Payout state', () => {
       ...openLinkPayout,
       confirmed(HOUR_MS),
       awaitingFloat(2 * HOUR_MS),
+      leftFloatQueue(2.5 * HOUR_MS),
       reviewRequired(3 * HOUR_MS),
       reviewApproved(4 * HOUR_MS),
       paid(5 * HOUR_MS),
@@ -72,6 +76,7 @@ describe('Payout state', () => {
       iso(0),
       iso(HOUR_MS),
       iso(2 * HOUR_MS),
+      iso(2.5 * HOUR_MS),
       iso(3 * HOUR_MS),
       iso(4 * HOUR_MS),
       iso(5 * HOUR_MS),
@@ -109,6 +114,8 @@ describe('Payout state', () => {
       ['a redirect session for a link payout', [linkPayoutCreated, firstSessionStarted]],
       ['a payment before the recipient confirmed', [...openLinkPayout, paid()]],
       ['an approval without a review', [...openLinkPayout, confirmed(), reviewApproved()]],
+      ['leaving a float queue the payout never joined', [...openLinkPayout, confirmed(), leftFloatQueue()]],
+      ['leaving the float queue before the recipient confirmed', [...openLinkPayout, leftFloatQueue()]],
       [
         'a used handoff that is not the current session',
         [

@@ -11,6 +11,7 @@ import {
   confirmed,
   failed,
   historyIn,
+  leftFloatQueue,
   iso,
   LINK_EXPIRES_AT,
   openLinkPayout,
@@ -26,6 +27,7 @@ const NOW = after(3 * HOUR_MS);
 
 const confirm: PayoutCommand = { type: 'ConfirmPayout', data: { selectedMethod: 'bank_transfer' } };
 const markAwaitingFloat: PayoutCommand = { type: 'MarkAwaitingFloat', data: {} };
+const leaveFloatQueue: PayoutCommand = { type: 'LeaveFloatQueue', data: {} };
 const flag: PayoutCommand = { type: 'FlagForReview', data: { reason: 'manual_check' } };
 const approve: PayoutCommand = { type: 'DecideReview', data: { decision: 'approve' } };
 const reject: PayoutCommand = { type: 'DecideReview', data: { decision: 'reject' } };
@@ -83,6 +85,29 @@ describe('Payout transitions (spec 3.2)', () => {
         .when(markAwaitingFloat, NOW)
         .then([{ type: 'PayoutAwaitingFloat', data: { payoutId: PAYOUT_ID, at: NOW.toISOString() } }]);
       expect(state).toMatchObject({ status: 'processing', safeReason: 'awaiting_float', statusVersion: 2 });
+    });
+
+    it('When the float is set aside for a queued payout, it leaves the queue: safe_reason is cleared, status_version stays.', () => {
+      const state = given([...openLinkPayout, confirmed(), awaitingFloat()])
+        .when(leaveFloatQueue, NOW)
+        .then([{ type: 'PayoutLeftFloatQueue', data: { payoutId: PAYOUT_ID, at: NOW.toISOString() } }]);
+      expect(state).toMatchObject({
+        status: 'processing',
+        safeReason: null,
+        statusVersion: 2,
+        updatedAt: NOW.toISOString(),
+      });
+    });
+
+    it('A payout that left the float queue is sent and becomes paid.', () => {
+      given([...openLinkPayout, confirmed(), awaitingFloat(), leftFloatQueue()])
+        .when(recordPaid('rcpt_9'), NOW)
+        .then([
+          {
+            type: 'PayoutPaid',
+            data: { payoutId: PAYOUT_ID, receiptReference: 'rcpt_9', paidAt: NOW.toISOString() },
+          },
+        ]);
     });
 
     it('A payout waiting for the float is sent automatically later and becomes paid.', () => {
@@ -245,6 +270,24 @@ describe('Payout transitions (spec 3.2)', () => {
         .then([]);
     });
 
+    it('A processing payout that was never queued for the float has no queue to leave: nothing is written.', () => {
+      given([...openLinkPayout, confirmed()])
+        .when(leaveFloatQueue, NOW)
+        .then([]);
+    });
+
+    it('Leaving the float queue a second time changes nothing.', () => {
+      given([...openLinkPayout, confirmed(), awaitingFloat(), leftFloatQueue()])
+        .when(leaveFloatQueue, NOW)
+        .then([]);
+    });
+
+    it('A payout that left the float queue may be queued again, and leave it again.', () => {
+      given([...openLinkPayout, confirmed(), awaitingFloat(), leftFloatQueue()])
+        .when(markAwaitingFloat, NOW)
+        .then([{ type: 'PayoutAwaitingFloat', data: { payoutId: PAYOUT_ID, at: NOW.toISOString() } }]);
+    });
+
     it('Recording the same receipt for a paid payout again changes nothing.', () => {
       given([...openLinkPayout, confirmed(), paid()])
         .when(recordPaid('rcpt_1'), NOW)
@@ -286,6 +329,7 @@ describe('Payout transitions (spec 3.2)', () => {
 
     it.each<[string, PayoutCommand]>([
       ['ConfirmPayout', confirm],
+      ['LeaveFloatQueue', leaveFloatQueue],
       ['CancelPayout', cancel],
       ['ExpirePayout', expire],
       ['FailPayout', fail],
@@ -310,6 +354,7 @@ describe('Payout transitions (spec 3.2)', () => {
     const commands: [string, PayoutCommand][] = [
       ['ConfirmPayout', confirm],
       ['MarkAwaitingFloat', markAwaitingFloat],
+      ['LeaveFloatQueue', leaveFloatQueue],
       ['FlagForReview', flag],
       ['DecideReview approve', approve],
       ['DecideReview reject', reject],
@@ -326,13 +371,16 @@ describe('Payout transitions (spec 3.2)', () => {
         I,
         I,
         I,
+        I,
         ['PayoutFailed'],
         ['PayoutCancelled'],
         ['PayoutExpired'],
       ],
+      // Never queued for the float: nothing to leave (the queued case is a rule above).
       processing: [
         I,
         ['PayoutAwaitingFloat'],
+        [],
         ['PayoutReviewRequired'],
         I,
         I,
@@ -345,6 +393,7 @@ describe('Payout transitions (spec 3.2)', () => {
         I,
         I,
         I,
+        I,
         ['PayoutReviewApproved'],
         ['PayoutFailed'],
         I,
@@ -352,10 +401,10 @@ describe('Payout transitions (spec 3.2)', () => {
         'not_cancellable',
         I,
       ],
-      paid: [I, I, I, I, I, I, I, 'not_cancellable', []],
-      cancelled: [I, I, I, I, I, I, I, [], []],
-      expired: [I, I, I, I, I, I, I, [], []],
-      failed: [I, I, I, I, I, I, [], [], []],
+      paid: [I, I, I, I, I, I, I, I, 'not_cancellable', []],
+      cancelled: [I, I, I, I, I, I, I, I, [], []],
+      expired: [I, I, I, I, I, I, I, I, [], []],
+      failed: [I, I, I, I, I, I, I, [], [], []],
     };
     const cases = (Object.keys(matrix) as PayoutStatus[]).flatMap((status) =>
       commands.map(([name, command], i) => ({ status, name, command, expected: matrix[status][i] as Cell })),

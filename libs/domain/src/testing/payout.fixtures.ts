@@ -140,6 +140,10 @@ export const awaitingFloat = (ms = 2 * HOUR_MS): PayoutEvent => ({
   type: 'PayoutAwaitingFloat',
   data: { ...id, at: iso(ms) },
 });
+export const leftFloatQueue = (ms = 3 * HOUR_MS): PayoutEvent => ({
+  type: 'PayoutLeftFloatQueue',
+  data: { ...id, at: iso(ms) },
+});
 export const reviewRequired = (ms = 2 * HOUR_MS): PayoutEvent => ({
   type: 'PayoutReviewRequired',
   data: { ...id, reason: 'manual_check', at: iso(ms) },

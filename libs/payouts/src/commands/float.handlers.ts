@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import {
   decideFloat,
+  decidePayout,
   DomainError,
   Environment,
   evolveFloat,
@@ -14,13 +15,16 @@ import {
   floatView,
   initialFloatState,
   initialPayoutState,
+  PAYOUT_EVENT_SCHEMA_VERSIONS,
+  PAYOUT_STREAM_TYPE,
+  PayoutState,
   payoutStreamId,
 } from '@payouts/domain';
-import type { EventStore } from '@payouts/event-store';
+import type { EventStore, StreamAppend } from '@payouts/event-store';
 import type { Clock } from '@payouts/platform';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { AggregateCache } from '../support/aggregate-cache';
-import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
+import { expectedVersionOf, loadAggregate, LoadedAggregate, toNewEvents } from '../support/aggregate-streams';
 import { appendWithReadModels } from '../support/append-with-read-models';
 import { LedgerLocks } from '../support/ledger-locks';
 import { retryOnConflict } from '../support/retry-on-conflict';
@@ -85,7 +89,9 @@ export class TopUpFloatHandler implements ICommandHandler<TopUpFloatCommand, Flo
 
 /**
  * Sets a processing payout's amount aside in its environment's float. Refused with
- * float_insufficient when the float cannot cover it; the worker then queues the payout.
+ * float_insufficient when the float cannot cover it; the worker then queues the payout. A payout
+ * that was queued (safe_reason awaiting_float) leaves the queue in the same atomic append as its
+ * reservation, each stream with its expected version: the merchant's view is never stale.
  */
 @CommandHandler(ReserveFloatCommand)
 export class ReserveFloatHandler implements ICommandHandler<ReserveFloatCommand, FloatResult> {
@@ -97,30 +103,61 @@ export class ReserveFloatHandler implements ICommandHandler<ReserveFloatCommand,
   ) {}
 
   async execute({ payoutId }: ReserveFloatCommand): Promise<FloatResult> {
-    const payout = await loadAggregate(
-      this.store,
-      payoutStreamId(payoutId),
-      evolvePayout,
-      initialPayoutState(),
-    );
-    if (payout.state.status === 'none') throw new DomainError('payout_not_found', 'no such payout');
-    // Only a confirmed payout on its way out needs the rail's money; a payout under review already has it.
-    if (payout.state.status !== 'processing') {
-      throw new DomainError(
-        'invalid_transition',
-        `Cannot set float aside for a payout that is ${payout.state.status}`,
-      );
-    }
-    const { environment, amount } = payout.state;
+    const streamId = payoutStreamId(payoutId);
+    const first = await loadAggregate(this.store, streamId, evolvePayout, initialPayoutState());
+    if (first.state.status === 'none') throw new DomainError('payout_not_found', 'no such payout');
+    const { environment } = first.state;
     return this.locks.run(floatStreamId(environment), () =>
-      runFloatCommand(
-        this.store,
-        this.cache,
-        environment,
-        () => this.clock.now(environment),
-        () => ({ type: 'ReserveFloat', data: { environment, payoutId, amount } }),
-      ),
+      retryOnConflict(async (tries) => {
+        const payout =
+          tries === 1 ? first : await loadAggregate(this.store, streamId, evolvePayout, initialPayoutState());
+        return this.reserve(payout, environment);
+      }),
     );
+  }
+
+  private async reserve(
+    payout: LoadedAggregate<PayoutState>,
+    environment: Environment,
+  ): Promise<FloatResult> {
+    const now = this.clock.now(environment);
+    if (payout.state.status === 'none') throw new DomainError('payout_not_found', 'no such payout');
+    const { payoutId, amount } = payout.state;
+    // The payout first: only a confirmed payout on its way out needs the rail's money (one under
+    // review already has it), so any other status is refused before the float is looked at.
+    const payoutEvents = decidePayout({ type: 'LeaveFloatQueue', data: {} }, payout.state, now);
+    const floatId = floatStreamId(environment);
+    const float = await this.cache.load(this.store, floatId, evolveFloat, initialFloatState());
+    const floatEvents = decideFloat(
+      { type: 'ReserveFloat', data: { environment, payoutId, amount } },
+      float.state,
+      now,
+    );
+    const appends: StreamAppend[] = [];
+    if (floatEvents.length > 0) {
+      appends.push({
+        streamId: floatId,
+        streamType: FLOAT_STREAM_TYPE,
+        expectedVersion: expectedVersionOf(float.version),
+        events: toNewEvents(floatEvents, FLOAT_EVENT_SCHEMA_VERSIONS),
+      });
+    }
+    // Also alone: a reservation written before this event existed left its payout queued.
+    if (payoutEvents.length > 0) {
+      appends.push({
+        streamId: payoutStreamId(payoutId),
+        streamType: PAYOUT_STREAM_TYPE,
+        expectedVersion: payout.version,
+        events: toNewEvents(payoutEvents, PAYOUT_EVENT_SCHEMA_VERSIONS),
+      });
+    }
+    if (appends.length === 0) return result(environment, float.state, float.version);
+    await appendWithReadModels(this.store, appends);
+    // The append checked the expected version, so the new one is the old plus what was written.
+    const version = float.version + floatEvents.length;
+    const state = floatEvents.reduce(evolveFloat, float.state);
+    if (floatEvents.length > 0) this.cache.remember(floatId, { state, version });
+    return result(environment, state, version);
   }
 }
 

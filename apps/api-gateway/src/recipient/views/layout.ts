@@ -84,6 +84,7 @@ body{margin:0;background:#f6f7f9;color:#1b1f24}
 main{max-width:34rem;margin:0 auto;padding:1.5rem 1rem 3rem;background:#fff;min-height:100vh;box-sizing:border-box}
 h1{font-size:1.5rem;margin:0 0 1rem}
 .sandbox{margin:0;padding:.5rem 1rem;background:#fff4ce;color:#5c4400;text-align:center;font-weight:600}
+.payer{margin:0;font-weight:600}
 .amount{font-size:2rem;font-weight:700;margin:.25rem 0 1rem}
 .field{margin:0 0 1rem}
 label,legend{display:block;font-weight:600;margin-bottom:.25rem}

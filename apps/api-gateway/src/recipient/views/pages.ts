@@ -3,14 +3,25 @@ import { html, SafeHtml } from './html';
 import { csrfInput, errorSummary, Frame, layout, notice, textField } from './layout';
 
 export interface PayoutSummary {
+  /** Who is paying: the merchant's account name, never trusted as markup. */
+  merchantName: string;
   amount: string;
   currency: string;
   description: string | null;
 }
 
-function amountBlock(payout: PayoutSummary): SafeHtml {
-  return html`<p class="amount">$${payout.amount} <span class="currency">${payout.currency}</span></p>
+/** Who pays and how much, at the top of every page about a payout. */
+function amountBlock(payout: PayoutSummary, verb = 'is sending you'): SafeHtml {
+  return html`<p class="payer">${payout.merchantName} ${verb}</p>
+    <p class="amount">$${payout.amount} <span class="currency">${payout.currency}</span></p>
     ${payout.description ? html`<p>${payout.description}</p>` : ''}`;
+}
+
+/** The payer line of the status page: a paid payout was sent, an ended one is no longer coming. */
+function payerVerb(status: string): string {
+  if (status === 'paid') return 'sent you';
+  if (['cancelled', 'expired', 'failed'].includes(status)) return 'was sending you';
+  return 'is sending you';
 }
 
 export function verifyEmailPage(
@@ -187,7 +198,7 @@ export function statusPage(
   const queued = view.payout.status === 'processing' && view.payout.safeReason === 'awaiting_float';
   return layout(
     frame,
-    html`${amountBlock(view.payout)}
+    html`${amountBlock(view.payout, payerVerb(view.payout.status))}
       <p class="status" role="status" data-status="${view.payout.status}">${status.heading}</p>
       <p>
         ${queued ? 'Your payout is queued and will be sent automatically. No action is needed from you.' : status.text}
