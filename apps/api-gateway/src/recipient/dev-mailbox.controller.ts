@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { AppConfig } from '@payouts/config';
-import { listMailbox, mailboxDir, readMailboxMessage } from '@payouts/mail';
+import { listMailbox, MAILER, MailboxFolderMailer, readMailboxMessage } from '@payouts/mail';
+import type { Mailer } from '@payouts/mail';
 import { APP_CONFIG } from '@payouts/platform';
 import type { FastifyReply } from 'fastify';
 import { setPageHeaders } from './page-headers';
@@ -16,16 +17,22 @@ import { layout } from './views/layout';
 @ApiExcludeController()
 @Controller('dev/mailbox')
 export class DevMailboxController {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(MAILER) private readonly mailer: Mailer,
+  ) {}
 
-  private get enabled(): boolean {
-    return !this.config.smtpUrl && !this.config.databaseUrl;
+  /** The folder the mailer writes to (it alone knows where an in-memory DATA_DIR's mail goes). */
+  private get dir(): string | undefined {
+    if (this.config.databaseUrl || !(this.mailer instanceof MailboxFolderMailer)) return undefined;
+    return this.mailer.dir;
   }
 
   @Get()
   async list(@Res() reply: FastifyReply) {
-    if (!this.enabled) return this.notFound(reply);
-    const entries = await listMailbox(mailboxDir(this.config));
+    const dir = this.dir;
+    if (dir === undefined) return this.notFound(reply);
+    const entries = await listMailbox(dir);
     return this.page(
       reply,
       'Development mailbox',
@@ -44,8 +51,9 @@ export class DevMailboxController {
 
   @Get(':id')
   async show(@Param('id') id: string, @Res() reply: FastifyReply) {
-    if (!this.enabled) return this.notFound(reply);
-    const message = await readMailboxMessage(mailboxDir(this.config), id);
+    const dir = this.dir;
+    if (dir === undefined) return this.notFound(reply);
+    const message = await readMailboxMessage(dir, id);
     if (!message) return this.notFound(reply);
     return this.page(
       reply,
