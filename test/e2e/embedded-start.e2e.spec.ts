@@ -23,6 +23,8 @@ describe('the embedded start', () => {
       const traced = await fetch(`${app.url}/health`, { headers: { 'Request-Id': 'trace-123' } });
       expect(traced.headers.get('request-id')).toBe('trace-123');
       expect((await fetch(`${app.url}/health`)).headers.get('request-id')).toMatch(/^req_/);
+      // It listens on every interface: the development mailbox (e-mailed codes) is off unless asked for.
+      expect((await fetch(`${app.url}/dev/mailbox`)).status).toBe(404);
     } finally {
       expect(await stop(app)).toBe(0);
     }
@@ -58,6 +60,15 @@ describe('the embedded start', () => {
       'cannot reach the PostgreSQL server at 127.0.0.1:1/nowhere',
     ],
     ['a bad PORT', { PORT: 'http' }, 'PORT must be a whole number'],
+    [
+      'the development mailbox with a database server',
+      {
+        DEV_MAILBOX: 'true',
+        OPERATOR_TOKEN: 'op_0123456789abcdef0123456789',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',
+      },
+      'invalid configuration: DEV_MAILBOX=true is for the embedded start only',
+    ],
   ])('stops with exit code 1 and one clear line for %s', async (_case, env, message) => {
     const app = await startApp('all-in-one', { DATA_DIR: dataDir, ...env });
     expect(await app.exited).toBe(1);

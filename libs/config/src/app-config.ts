@@ -38,6 +38,11 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** Sender of every e-mail: an address, or `Name <address>`. */
   mailFrom: string;
+  /**
+   * DEV_MAILBOX: serve the development mailbox folder (e-mailed verification codes) at
+   * /dev/mailbox to the operator token. Off by default; only in the embedded start without SMTP.
+   */
+  devMailbox: boolean;
   /** Kafka for the relay and the webhook dispatcher; unset (no KAFKA_BROKERS): the in-process transport. */
   kafka: KafkaConfig | undefined;
   /** Payout webhook delivery (spec 6.2). */
@@ -92,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'PUBLIC_BASE_URL must be an absolute http(s) URL such as https://pay.example.com',
     );
   }
+  const smtp = smtpUrl(env);
   return {
     port,
     publicBaseUrl,
@@ -103,8 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPendingPerCustomer: integer(env, 'DEFAULT_MAX_PENDING_PER_CUSTOMER', 5, 1, 1_000_000),
     },
     encryptionKey: encryptionKey(env),
-    smtpUrl: smtpUrl(env),
+    smtpUrl: smtp,
     mailFrom: mailFrom(env, publicBaseUrl),
+    devMailbox: devMailbox(env, { databaseUrl, smtpUrl: smtp, operatorToken }),
     rateLimit: {
       perSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
       burst: integer(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
@@ -151,6 +158,35 @@ function kafka(env: NodeJS.ProcessEnv): KafkaConfig | undefined {
     topicPartitions: integer(env, 'KAFKA_TOPIC_PARTITIONS', 6, 1, 1_000),
     relayPollMs: integer(env, 'KAFKA_RELAY_POLL_MS', 10, 1, 60_000),
   };
+}
+
+/**
+ * The mailbox holds every verification code e-mailed, and the embedded start listens on every
+ * interface: it is served only when asked for, only to the operator, and only where it can hold
+ * anything. A switch that cannot take effect is refused rather than ignored, so nobody believes
+ * a mailbox is there (or safely absent) when it is not.
+ */
+function devMailbox(
+  env: NodeJS.ProcessEnv,
+  others: { databaseUrl: string | undefined; smtpUrl: string | undefined; operatorToken: string | undefined },
+): boolean {
+  if (!flag(env, 'DEV_MAILBOX', false)) return false;
+  if (others.databaseUrl !== undefined) {
+    throw new ConfigurationError(
+      'DEV_MAILBOX=true is for the embedded start only: unset it, or unset DATABASE_URL',
+    );
+  }
+  if (others.smtpUrl !== undefined) {
+    throw new ConfigurationError(
+      'DEV_MAILBOX=true shows e-mails that are not sent: unset it, or unset SMTP_URL',
+    );
+  }
+  if (others.operatorToken === undefined) {
+    throw new ConfigurationError(
+      'DEV_MAILBOX=true needs OPERATOR_TOKEN: the development mailbox answers only the operator',
+    );
+  }
+  return true;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

@@ -90,6 +90,33 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  const OPERATOR_TOKEN = 'op_0123456789abcdef0123456789';
+
+  it('serves the development mailbox only when DEV_MAILBOX is true (off by default)', () => {
+    expect(loadConfig({}).devMailbox).toBe(false);
+    expect(loadConfig({ DEV_MAILBOX: 'false' }).devMailbox).toBe(false);
+    expect(loadConfig({ DEV_MAILBOX: 'true', OPERATOR_TOKEN }).devMailbox).toBe(true);
+  });
+
+  it.each([
+    [{ DEV_MAILBOX: 'yes', OPERATOR_TOKEN }, 'DEV_MAILBOX must be true or false, got "yes"'],
+    [
+      { DEV_MAILBOX: 'true', OPERATOR_TOKEN, DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' },
+      'DEV_MAILBOX=true is for the embedded start only: unset it, or unset DATABASE_URL',
+    ],
+    [
+      { DEV_MAILBOX: 'true', OPERATOR_TOKEN, SMTP_URL: 'smtp://127.0.0.1:2525' },
+      'DEV_MAILBOX=true shows e-mails that are not sent: unset it, or unset SMTP_URL',
+    ],
+    [
+      { DEV_MAILBOX: 'true' },
+      'DEV_MAILBOX=true needs OPERATOR_TOKEN: the development mailbox answers only the operator',
+    ],
+  ])('refuses the development mailbox setting %j in one line', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigurationError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it('accepts a well-formed server URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' }).databaseUrl).toBe(
       'postgres://postgres@127.0.0.1:5432/test',

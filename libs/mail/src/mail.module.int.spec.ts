@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +41,30 @@ describe('the mail module', () => {
     } finally {
       await close();
     }
+  });
+
+  it('keeps the mail of an in-memory DATA_DIR (tests) in a folder of its own, removed when the app closes', async () => {
+    const config = loadConfig({ DATA_DIR: ':memory:' });
+    const first = await mailerFor(config);
+    const second = await mailerFor(config);
+    const dirOf = (mailer: Mailer): string => {
+      if (!(mailer instanceof MailboxFolderMailer)) throw new Error('expected the mailbox folder');
+      return mailer.dir;
+    };
+    try {
+      await first.mailer.send({ to: 'ada@example.com', subject: 'Hello', text: 'Hello.' });
+      await second.mailer.send({ to: 'bob@example.com', subject: 'Hello', text: 'Hello.' });
+      // Two apps in one process (one test worker) never share or remove each other's mail.
+      expect(dirOf(first.mailer)).not.toBe(dirOf(second.mailer));
+      expect(dirOf(first.mailer).startsWith(tmpdir())).toBe(true);
+      await expect(listMailbox(dirOf(first.mailer))).resolves.toMatchObject([{ to: 'ada@example.com' }]);
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(dirOf(first.mailer))).toBe(false);
+    expect(existsSync(dirOf(second.mailer))).toBe(true);
+    await second.close();
+    expect(existsSync(dirOf(second.mailer))).toBe(false);
   });
 
   it('sends through SMTP_URL from MAIL_FROM when it is set', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger, Module } from '@nestjs/common';
@@ -7,10 +8,8 @@ import { MailboxFolderMailer } from './mailbox-folder-mailer';
 import { Mailer, MAILER } from './mailer';
 import { SmtpMailer } from './smtp-mailer';
 
-/** Where the development mailbox lives: `mailbox` under DATA_DIR. */
+/** Where the development mailbox of an embedded database on disk lives: `mailbox` under DATA_DIR. */
 export function mailboxDir(config: Pick<AppConfig, 'dataDir'>): string {
-  // An in-memory database (tests) has no folder of its own: keep its mail out of the working tree.
-  if (config.dataDir === ':memory:') return join(tmpdir(), `payouts-mailbox-${process.pid}`);
   return join(config.dataDir, 'mailbox');
 }
 
@@ -24,6 +23,12 @@ export function createMailer(config: Pick<AppConfig, 'smtpUrl' | 'mailFrom' | 'd
     const url = new URL(config.smtpUrl);
     logger.log(`e-mail goes through ${url.protocol}//${url.host}`);
     return new SmtpMailer(config.smtpUrl, config.mailFrom);
+  }
+  if (config.dataDir === ':memory:') {
+    // An in-memory database (tests) leaves nothing behind when it closes, and neither does its
+    // mail: a folder of this app's own (a test worker runs several apps), removed at shutdown.
+    const dir = join(tmpdir(), `payouts-mailbox-${process.pid}-${randomBytes(8).toString('hex')}`);
+    return new MailboxFolderMailer(dir, config.mailFrom, { removeOnShutdown: true });
   }
   const dir = mailboxDir(config);
   logger.warn(`SMTP_URL is not set: e-mails are written to ${dir}, not sent (development only)`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import { checkMailMessage, MailMessage, Mailer } from './mailer';
 
 /** A message as the development mailbox keeps it: one JSON file. */
@@ -23,6 +24,8 @@ export interface MailboxFolderMailerOptions {
   now?: () => Date;
   /** The oldest messages beyond this many are deleted as new ones arrive. */
   maxMessages?: number;
+  /** Delete the folder when the app shuts down: a temporary mailbox (an in-memory DATA_DIR). */
+  removeOnShutdown?: boolean;
 }
 
 const DEFAULT_MAX_MESSAGES = 1_000;
@@ -38,11 +41,12 @@ const ID_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-[0-9a-f]{16}$/;
  * so a reader never sees half a message. It holds secrets (codes): it is for development only,
  * and the files are readable by this user only.
  */
-export class MailboxFolderMailer implements Mailer {
+export class MailboxFolderMailer implements Mailer, OnApplicationShutdown {
   readonly #dir: string;
   readonly #from: string;
   readonly #now: () => Date;
   readonly #maxMessages: number;
+  readonly #removeOnShutdown: boolean;
 
   constructor(dir: string, from: string, options: MailboxFolderMailerOptions = {}) {
     const maxMessages = options.maxMessages ?? DEFAULT_MAX_MESSAGES;
@@ -53,6 +57,7 @@ export class MailboxFolderMailer implements Mailer {
     this.#from = from;
     this.#now = options.now ?? (() => new Date());
     this.#maxMessages = maxMessages;
+    this.#removeOnShutdown = options.removeOnShutdown ?? false;
   }
 
   get dir(): string {
@@ -77,6 +82,10 @@ export class MailboxFolderMailer implements Mailer {
     await writeFile(temporary, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
     await rename(temporary, join(this.#dir, `${id}.json`));
     await this.#prune();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.#removeOnShutdown) await rm(this.#dir, { recursive: true, force: true });
   }
 
   async #prune(): Promise<void> {

@@ -1,8 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { loadMigrations } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
 import { READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
 import { ApiError } from './http/api-error';
+import { ErrorBody } from './http/error-body.schema';
+import { LiveResponse, ReadyResponse } from './health.schemas';
 import { projectionLag } from './projection-lag';
 import { SQL_CLIENT } from './tokens';
 
@@ -12,6 +15,11 @@ import { SQL_CLIENT } from './tokens';
  * at least once since this process started (then it stays ready while it keeps up).
  */
 @Controller('health')
+@ApiTags('Health')
+// For orchestrators and load balancers: no credential (an empty security requirement).
+@ApiSecurity({})
+// Any route: a request target that cannot be decoded, or NUL in the query (createApp's hooks).
+@ApiResponse({ status: 400, type: ErrorBody, description: 'Invalid request target: `invalid_request`' })
 export class HealthController {
   private caughtUpOnce = false;
   private readonly expectedMigrations = loadMigrations().map((m) => m.name);
@@ -19,11 +27,16 @@ export class HealthController {
   constructor(@Inject(SQL_CLIENT) private readonly db: SqlClient) {}
 
   @Get()
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: LiveResponse })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: migrations applied and the projector caught up' })
+  @ApiOkResponse({ type: ReadyResponse })
+  @ApiResponse({ status: 503, type: ErrorBody, description: 'Not ready yet: `not_ready`, with the reasons' })
   async ready(): Promise<{ status: 'ready'; projection_lag: number }> {
     const checks: Record<string, string> = {};
     try {

@@ -6,6 +6,7 @@ export * from './health.controller';
 export * from './projection-lag';
 export * from './bootstrap';
 export * from './http/api-error';
+export * from './http/error-body.schema';
 export * from './http/api-exception.filter';
 export * from './http/domain-error-statuses';
 export * from './http/api-validation.pipe';

@@ -25,10 +25,16 @@ const MAX_ADDRESSES = 32;
 export type TargetRefusalCode =
   'invalid_url' | 'insecure_scheme' | 'credentials_in_url' | 'unresolvable_host' | 'blocked_address';
 
+/**
+ * `message` is shown to the caller (the dashboard, the delivery log). For a name it never says
+ * what the name resolved to, or whether it resolved at all: that would make the webhook form a
+ * DNS look-up tool for the service's own network. `detail` says so, for the service's logs only.
+ */
 export class TargetRefusedError extends Error {
   constructor(
     readonly code: TargetRefusalCode,
     message: string,
+    readonly detail: string = message,
   ) {
     super(message);
     this.name = 'TargetRefusedError';
@@ -95,21 +101,36 @@ export async function resolveTarget(
     return { url, host, port, address: host, family: isIP(host) === 6 ? 6 : 4 };
   }
   const addresses = await resolveWithTimeout(host, resolve);
-  if (addresses.length === 0) {
-    throw new TargetRefusedError('unresolvable_host', `${host} has no address`);
-  }
+  if (addresses.length === 0) throw nameRefused('unresolvable_host', host, `${host} has no address`);
   if (addresses.length > MAX_ADDRESSES) {
-    throw new TargetRefusedError('unresolvable_host', `${host} has more than ${MAX_ADDRESSES} addresses`);
+    throw nameRefused('unresolvable_host', host, `${host} has more than ${MAX_ADDRESSES} addresses`);
   }
-  for (const { address } of addresses) assertAllowed(address, classifyAddress(address), policy, host);
+  for (const { address } of addresses) {
+    const range = refusedRange(classifyAddress(address), policy);
+    if (range !== undefined) {
+      throw nameRefused('blocked_address', host, `${host} resolves to ${address}: ${range}`);
+    }
+  }
   const first = addresses[0]!;
   return { url, host, port, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
-function assertAllowed(address: string, verdict: AddressVerdict, policy: TargetPolicy, name?: string): void {
-  if (verdict.allowed || (policy.allowInsecure && verdict.loopback)) return;
-  const subject = name ? `${name} resolves to ${address}, which is` : `${address} is`;
-  throw new TargetRefusedError('blocked_address', `${subject} not a public address: ${verdict.range}`);
+/** The blocked range an address is in, or undefined when the policy allows it. */
+function refusedRange(verdict: AddressVerdict, policy: TargetPolicy): string | undefined {
+  if (verdict.allowed || (policy.allowInsecure && verdict.loopback)) return undefined;
+  return verdict.range;
+}
+
+/** An IP literal is the caller's own input: naming its range tells them nothing new. */
+function assertAllowed(address: string, verdict: AddressVerdict, policy: TargetPolicy): void {
+  const range = refusedRange(verdict, policy);
+  if (range === undefined) return;
+  throw new TargetRefusedError('blocked_address', `${address} is not a public address: ${range}`);
+}
+
+/** The same words whether the name resolved to a blocked address, to nothing, or not in time. */
+function nameRefused(code: TargetRefusalCode, host: string, detail: string): TargetRefusedError {
+  return new TargetRefusedError(code, `${host} does not resolve to a public address`, detail);
 }
 
 /** URL.hostname keeps IPv6 brackets and a trailing dot; neither is part of the address or name. */
@@ -128,7 +149,7 @@ async function resolveWithTimeout(
       resolve(host),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new TargetRefusedError('unresolvable_host', `${host} did not resolve in time`)),
+          () => reject(nameRefused('unresolvable_host', host, `${host} did not resolve in time`)),
           DNS_TIMEOUT_MS,
         );
       }),
@@ -136,7 +157,7 @@ async function resolveWithTimeout(
   } catch (error) {
     if (error instanceof TargetRefusedError) throw error;
     const code = (error as { code?: string }).code ?? 'error';
-    throw new TargetRefusedError('unresolvable_host', `${host} does not resolve (${code})`);
+    throw nameRefused('unresolvable_host', host, `${host} does not resolve (${code})`);
   } finally {
     clearTimeout(timer);
   }

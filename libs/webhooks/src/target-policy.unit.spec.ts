@@ -89,18 +89,39 @@ describe('the webhook target checks', () => {
       ),
     );
     expect(error.code).toBe('blocked_address');
-    expect(error.message).toBe(
-      'mixed.example.com resolves to 10.0.0.7, which is not a public address: 10.0.0.0/8 (private)',
-    );
+    expect(error.message).toBe('mixed.example.com does not resolve to a public address');
+    // For the service's own logs only: what the name resolved to, and why that was refused.
+    expect(error.detail).toBe('mixed.example.com resolves to 10.0.0.7: 10.0.0.0/8 (private)');
   });
 
   it('refuses a name that does not resolve, or resolves to nothing', async () => {
     const missing = await refusal(resolveTarget('https://nowhere.example/', strict, names({})));
     expect(missing.code).toBe('unresolvable_host');
-    expect(missing.message).toBe('nowhere.example does not resolve (ENOTFOUND)');
+    expect(missing.message).toBe('nowhere.example does not resolve to a public address');
+    expect(missing.detail).toBe('nowhere.example does not resolve (ENOTFOUND)');
     expect(
       (await refusal(resolveTarget('https://empty.example/', strict, names({ 'empty.example': [] })))).code,
     ).toBe('unresolvable_host');
+  });
+
+  // The refusal is shown to any dashboard user (and kept in the delivery log): echoing what a
+  // name resolved to would make the URL form a DNS look-up tool for the service's own network.
+  it.each([
+    ['https://localhost/hook', { localhost: ['127.0.0.1', '::1'] }],
+    ['https://db.internal/hook', { 'db.internal': ['10.20.30.40'] }],
+    ['https://metadata.internal/hook', { 'metadata.internal': ['169.254.169.254'] }],
+    ['https://v6.internal/hook', { 'v6.internal': ['fd00::1234'] }],
+    ['https://mixed.example.com/hook', { 'mixed.example.com': ['93.184.216.34', '192.168.1.20'] }],
+    [
+      'https://many.example.com/hook',
+      { 'many.example.com': Array.from({ length: 40 }, (_, i) => `10.0.0.${i}`) },
+    ],
+    ['https://nowhere.internal/hook', {}],
+  ])('says of %s only that it does not resolve to a public address', async (url, table) => {
+    const error = await refusal(resolveTarget(url, strict, names(table)));
+    const host = new URL(url).hostname;
+    expect(error.message).toBe(`${host} does not resolve to a public address`);
+    expect(error.message).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]*:[0-9a-f:]+|ENOTFOUND|private|loopback/i);
   });
 
   it('with insecure targets allowed (development and tests), accepts http and loopback, nothing else', async () => {

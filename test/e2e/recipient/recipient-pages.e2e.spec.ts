@@ -20,7 +20,7 @@ describe('the recipient pages over HTTP', () => {
   let call: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    gateway = await startGateway('pglite');
+    gateway = await startGateway('pglite', { DEV_MAILBOX: 'true' });
     call = client(gateway.url);
     shop = await merchant(call, '100.00');
   });
@@ -135,18 +135,64 @@ describe('the recipient pages over HTTP', () => {
     expect(duplicate.status).toBe(400);
   });
 
-  it('shows the e-mails in the development mailbox of the embedded start (no SMTP_URL)', async () => {
+  const asOperator = { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } };
+
+  it('shows the e-mails in the development mailbox (DEV_MAILBOX=true, no SMTP_URL) to the operator', async () => {
     const payout = await linkPayout('mailbox@example.com');
     const { cookie, csrf } = await open(payout.payout_url);
     await post('/sandbox/recipient/send-code', cookie, { csrf_token: csrf });
-    const list = await fetch(`${gateway.url}/dev/mailbox`);
+    const list = await fetch(`${gateway.url}/dev/mailbox`, asOperator);
     expect(list.status).toBe(200);
     const html = await list.text();
     expect(html).toContain('mailbox@example.com');
     const id = /href="\/dev\/mailbox\/([^"]+)"/.exec(html)![1]!;
-    const message = await (await fetch(`${gateway.url}/dev/mailbox/${id}`)).text();
+    const message = await (await fetch(`${gateway.url}/dev/mailbox/${id}`, asOperator)).text();
     expect(message).toMatch(/Your verification code is \d{6}\./);
-    expect((await fetch(`${gateway.url}/dev/mailbox/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/dev/mailbox/..%2F..%2Fetc%2Fpasswd`, asOperator)).status).toBe(404);
+  });
+
+  it('answers 401 unauthenticated to the mailbox and its messages without the operator token', async () => {
+    const payout = await linkPayout('mailbox-closed@example.com');
+    const { cookie, csrf } = await open(payout.payout_url);
+    await post('/sandbox/recipient/send-code', cookie, { csrf_token: csrf });
+    const id = /href="\/dev\/mailbox\/([^"]+)"/.exec(
+      await (await fetch(`${gateway.url}/dev/mailbox`, asOperator)).text(),
+    )![1]!;
+    const callers: [string, Record<string, string>][] = [
+      ['no credential', {}],
+      ['a wrong token', { authorization: `Bearer ${OPERATOR_TOKEN}x` }],
+      ['a merchant credential', { authorization: `Bearer ${shop.token}` }],
+      ['the token without Bearer', { authorization: OPERATOR_TOKEN }],
+    ];
+    for (const [caller, headers] of callers) {
+      for (const path of ['/dev/mailbox', `/dev/mailbox/${id}`]) {
+        const answer = await fetch(gateway.url + path, { headers });
+        expect({ caller, path, status: answer.status }).toEqual({ caller, path, status: 401 });
+        const body = await answer.text();
+        expect(JSON.parse(body)).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
+        expect(body).not.toMatch(/mailbox-closed|verification code|\d{6}/);
+      }
+    }
+  });
+});
+
+describe('the development mailbox, off by default', () => {
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    gateway = await startGateway('pglite');
+  });
+  afterAll(() => gateway.close());
+
+  it('does not exist without DEV_MAILBOX=true: 404 not_found, even for the operator', async () => {
+    const anyone: Record<string, string>[] = [{}, { authorization: `Bearer ${OPERATOR_TOKEN}` }];
+    for (const headers of anyone) {
+      for (const path of ['/dev/mailbox', '/dev/mailbox/2030-01-01T00-00-00.000Z-0123456789abcdef']) {
+        const answer = await fetch(gateway.url + path, { headers });
+        expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+        expect(await answer.json()).toEqual({ error: { code: 'not_found', message: 'no such endpoint' } });
+      }
+    }
   });
 });
 

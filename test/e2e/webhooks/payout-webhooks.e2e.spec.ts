@@ -330,7 +330,7 @@ describe('payout webhook settings refused (insecure targets off, the default)', 
     ['loopback', 'https://127.0.0.1/hook', '127.0.0.1 is not a public address: 127.0.0.0/8 (loopback)'],
     ['loopback as a decimal number', 'https://2130706433/hook', '127.0.0.0/8 (loopback)'],
     ['loopback in hex', 'https://0x7f000001/hook', '127.0.0.0/8 (loopback)'],
-    ['localhost', 'https://localhost/hook', 'not a public address'],
+    ['localhost', 'https://localhost/hook', 'localhost does not resolve to a public address'],
     ['IPv6 loopback', 'https://[::1]/hook', '::1/128 (loopback)'],
     ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook', 'IPv4-mapped of 127.0.0.1'],
     ['a private address', 'https://10.0.0.1/hook', '10.0.0.0/8 (private)'],
@@ -341,13 +341,24 @@ describe('payout webhook settings refused (insecure targets off, the default)', 
       'https://user:secret@93.184.216.34/hook',
       'must not contain a user name or password',
     ],
-    ['a name that does not resolve', 'https://does-not-exist.invalid/hook', 'does not resolve'],
+    [
+      'a name that does not resolve',
+      'https://does-not-exist.invalid/hook',
+      'does-not-exist.invalid does not resolve to a public address',
+    ],
     ['not a URL', 'hooks.example.com', 'not a valid absolute URL'],
   ])('refuses %s with 400', async (_case, url, message) => {
     const answer = await put({ environment: 'sandbox', url });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 'invalid_request', param: 'url' });
     expect(answer.body.error.message).toContain(message);
+  });
+
+  it('never tells the dashboard what a name resolved to', async () => {
+    const answer = await put({ environment: 'sandbox', url: 'https://localhost/hook' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toBe('localhost does not resolve to a public address');
+    expect(answer.body.error.message).not.toMatch(/127\.0\.0\.1|::1|loopback/);
   });
 
   it.each([

@@ -17,20 +17,30 @@ interface AdminRequest {
 /**
  * The operator's API. A guard, so the token is checked before any pipe reads the body: a caller
  * without it learns nothing about what a valid request looks like (401, never a 400 with `param`).
- * Compares digests, so neither timing nor length says anything about the operator token.
  */
 @Injectable()
 export class OperatorGuard implements CanActivate {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const token = bearerToken(context.switchToHttp().getRequest<AdminRequest>().headers.authorization);
-    const operatorToken = this.config.operatorToken;
-    if (!token || !operatorToken) throw unauthenticated('operator');
-    const digest = (value: string) => createHash('sha256').update(value).digest();
-    if (!timingSafeEqual(digest(token), digest(operatorToken))) throw unauthenticated('operator');
+    assertOperator(context.switchToHttp().getRequest<AdminRequest>().headers.authorization, this.config);
     return true;
   }
+}
+
+/**
+ * Throws 401 `unauthenticated` unless the Authorization header carries OPERATOR_TOKEN (never
+ * when it is unset). Compares digests, so neither timing nor length says anything about it.
+ */
+export function assertOperator(
+  authorization: string | undefined,
+  config: Pick<AppConfig, 'operatorToken'>,
+): void {
+  const token = bearerToken(authorization);
+  const operatorToken = config.operatorToken;
+  if (!token || !operatorToken) throw unauthenticated('operator');
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  if (!timingSafeEqual(digest(token), digest(operatorToken))) throw unauthenticated('operator');
 }
 
 /** The dashboard's APIs: the account's admin token, checked before any pipe reads the body. */

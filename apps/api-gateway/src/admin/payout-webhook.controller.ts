@@ -6,6 +6,7 @@ import {
   UseGuards,
   HttpCode,
   Inject,
+  Logger,
   Param,
   Post,
   Put,
@@ -73,6 +74,7 @@ export class PayoutWebhookController {
   private readonly endpoints: WebhookEndpoints;
   private readonly events: WebhookEvents;
   private readonly policy: TargetPolicy;
+  private readonly logger = new Logger('PayoutWebhooks');
 
   constructor(
     @Inject(SQL_CLIENT) db: SqlClient,
@@ -97,8 +99,11 @@ export class PayoutWebhookController {
     try {
       url = (await resolveTarget(body.url, this.policy)).url.href;
     } catch (error) {
-      if (error instanceof TargetRefusedError)
+      if (error instanceof TargetRefusedError) {
+        // What the name resolved to is for the operator's logs, never for the caller.
+        this.logger.log(`payout webhook URL refused for ${accountId} (${error.code}): ${error.detail}`);
         throw new ApiError(400, 'invalid_request', error.message, 'url');
+      }
       throw error;
     }
     const { endpoint, secret } = await this.endpoints.save(

@@ -11,13 +11,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every error has the body `{"error":{"code","message","param?"}}` and every response a `Request-Id` header.',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Payout credential' }, 'payout_credential')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' }, 'operator_token')
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: "The account administrator's token" },
-      'admin_token',
+    // Production paths at the root, the sandbox's under `/sandbox`: both are listed in `paths`,
+    // so the one server is this service's own origin (a `/sandbox` server would double the prefix).
+    .addServer('/', 'This service: production at the root, the sandbox under /sandbox')
+    // addSecurity, not addBearerAuth: that one declares `bearerFormat: JWT`, and these tokens are
+    // opaque random strings whose prefix names their kind and environment (ARCHITECTURE 3).
+    .addSecurity(
+      'payout_credential',
+      bearer('Payout credential: `pk_live_…` (production) or `pk_test_…` (sandbox)'),
     )
+    .addSecurity('operator_token', bearer('The service operator: OPERATOR_TOKEN from configuration'))
+    .addSecurity('admin_token', bearer("The account administrator's token: `adm_…`, shown once"))
     .build();
+  // Not open source (package.json: UNLICENSED). SPDX has no id for that; `LicenseRef-` is its
+  // form for a licence of one's own. OpenAPI 3.1's `identifier` is missing from Nest's (3.0) types,
+  // and DocumentBuilder.setLicense can only add a url, which there is none of.
+  const license = { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' };
+  config.info.license = license;
   const document = SwaggerModule.createDocument(app, config);
   // Closed objects: request bodies refuse unknown fields (the validation pipe), and every answer
   // lists all of its fields, so a field that is not declared would be a leak.
@@ -25,6 +35,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     if (!('$ref' in schema) && schema.type === 'object') schema.additionalProperties = false;
   }
   return document;
+}
+
+type SecurityScheme = Parameters<DocumentBuilder['addSecurity']>[1];
+
+function bearer(description: string): SecurityScheme {
+  return { type: 'http', scheme: 'bearer', description };
 }
 
 /** Serves the document at GET /openapi.json and its page at GET /docs (Swagger UI, no build step). */

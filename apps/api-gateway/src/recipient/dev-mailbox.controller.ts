@@ -1,31 +1,35 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { AppConfig } from '@payouts/config';
-import { listMailbox, mailboxDir, readMailboxMessage } from '@payouts/mail';
-import { APP_CONFIG } from '@payouts/platform';
+import { listMailbox, MAILER, MailboxFolderMailer, readMailboxMessage } from '@payouts/mail';
+import type { Mailer } from '@payouts/mail';
+import { notFound } from '@payouts/platform';
 import type { FastifyReply } from 'fastify';
+import { DevMailboxGuard } from './dev-mailbox.guard';
 import { setPageHeaders } from './page-headers';
 import { html, SafeHtml } from './views/html';
 import { layout } from './views/layout';
 
 /**
  * The development mailbox: in the embedded start without SMTP_URL, e-mails (verification codes)
- * are written under DATA_DIR/mailbox and read here. Anywhere else (a database server, or real
- * SMTP) it does not exist: 404.
+ * are written under DATA_DIR/mailbox, and with DEV_MAILBOX=true the operator reads them here
+ * (Authorization: Bearer <OPERATOR_TOKEN>). Otherwise it does not exist: 404 (DevMailboxGuard).
  */
 @ApiExcludeController()
 @Controller('dev/mailbox')
+@UseGuards(DevMailboxGuard)
 export class DevMailboxController {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(MAILER) private readonly mailer: Mailer) {}
 
-  private get enabled(): boolean {
-    return !this.config.smtpUrl && !this.config.databaseUrl;
+  /** The folder the mailer writes to (it alone knows where an in-memory DATA_DIR's mail goes). */
+  private get dir(): string {
+    // Configuration refuses DEV_MAILBOX with SMTP_URL, so the mailer is the folder's.
+    if (!(this.mailer instanceof MailboxFolderMailer)) throw notFound('endpoint');
+    return this.mailer.dir;
   }
 
   @Get()
   async list(@Res() reply: FastifyReply) {
-    if (!this.enabled) return this.notFound(reply);
-    const entries = await listMailbox(mailboxDir(this.config));
+    const entries = await listMailbox(this.dir);
     return this.page(
       reply,
       'Development mailbox',
@@ -44,9 +48,8 @@ export class DevMailboxController {
 
   @Get(':id')
   async show(@Param('id') id: string, @Res() reply: FastifyReply) {
-    if (!this.enabled) return this.notFound(reply);
-    const message = await readMailboxMessage(mailboxDir(this.config), id);
-    if (!message) return this.notFound(reply);
+    const message = await readMailboxMessage(this.dir, id);
+    if (!message) throw notFound('message');
     return this.page(
       reply,
       message.subject,
@@ -66,12 +69,5 @@ export class DevMailboxController {
   private page(reply: FastifyReply, title: string, body: SafeHtml) {
     setPageHeaders(reply, { https: false });
     void reply.type('text/html; charset=utf-8').send(layout({ title, environment: 'production' }, body));
-  }
-
-  private notFound(reply: FastifyReply) {
-    void reply
-      .status(404)
-      .type('application/json')
-      .send({ error: { code: 'not_found', message: 'no such endpoint' } });
   }
 }

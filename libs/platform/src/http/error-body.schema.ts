@@ -12,7 +12,10 @@ export class ErrorDetail {
   param?: string;
 }
 
-/** `{"error":{"code","message","param?"}}`: the body of every error the API answers. */
+/**
+ * `{"error":{"code","message","param?"}}`: the body of every error the API answers (sendApiError),
+ * for the OpenAPI document. Here beside ApiError, so every app's controllers can declare it.
+ */
 export class ErrorBody {
   @ApiProperty({ type: ErrorDetail })
   error!: ErrorDetail;
