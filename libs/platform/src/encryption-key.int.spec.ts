@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@payouts/config';
@@ -29,6 +29,22 @@ describe('the encryption key', () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('is kept in memory, never written to a folder named ":memory:", for an in-memory DATA_DIR', () => {
+    const cwd = process.cwd();
+    const scratch = mkdtempSync(join(tmpdir(), 'payouts-key-cwd-'));
+    process.chdir(scratch);
+    try {
+      const first = resolveEncryptionKey(loadConfig({ DATA_DIR: ':memory:' }));
+      const second = resolveEncryptionKey(loadConfig({ DATA_DIR: ':memory:' }));
+      expect(first.length).toBe(32);
+      expect(second.equals(first)).toBe(true);
+      expect(existsSync(join(scratch, ':memory:'))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });

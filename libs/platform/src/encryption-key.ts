@@ -5,6 +5,8 @@ import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@payouts/config';
 
 const KEY_FILE = 'encryption.key';
+/** An in-memory database lives and dies with its process, and so does the key of its secrets. */
+let inMemoryKey: Buffer | undefined;
 
 /**
  * The key for everything encrypted at rest (checkout API secrets, receiving details, webhook
@@ -12,6 +14,7 @@ const KEY_FILE = 'encryption.key';
  * share one key, so it is required there. Only the embedded start may generate one, once, into
  * DATA_DIR (readable by this user only): it is written under a temporary name and linked into place,
  * so two modules starting at the same moment agree on one key and never read a half-written file.
+ * An in-memory DATA_DIR (tests, tools) gets a key of the process's own, in memory only.
  */
 export function resolveEncryptionKey(config: AppConfig): Buffer {
   if (config.encryptionKey) return config.encryptionKey;
@@ -20,6 +23,7 @@ export function resolveEncryptionKey(config: AppConfig): Buffer {
       'ENCRYPTION_KEY is required with DATABASE_URL: every app must share one key (openssl rand -base64 32)',
     );
   }
+  if (config.dataDir === ':memory:') return (inMemoryKey ??= randomBytes(32));
   const file = join(config.dataDir, KEY_FILE);
   mkdirSync(config.dataDir, { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
