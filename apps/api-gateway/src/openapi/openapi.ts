@@ -34,7 +34,31 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const schema of Object.values(document.components?.schemas ?? {})) {
     if (!('$ref' in schema) && schema.type === 'object') schema.additionalProperties = false;
   }
+  documentDatabaseOutages(document);
   return document;
+}
+
+/**
+ * Every operation but liveness reads or writes the database, so any of them can answer 503
+ * `service_unavailable` (with `Retry-After`) while the database is unreachable; an operation that
+ * already documents a 503 (Create's `attempt_unresolved`) gets the code added to it.
+ */
+function documentDatabaseOutages(document: OpenAPIObject): void {
+  const text = 'The database is unreachable for now; retry after `Retry-After` seconds: `service_unavailable`';
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path === '/health') continue; // liveness answers without the database
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      const existing = operation.responses['503'];
+      if (existing && 'description' in existing) existing.description += `; or ${text}`;
+      else
+        operation.responses['503'] = {
+          description: text,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+        };
+    }
+  }
 }
 
 type SecurityScheme = Parameters<DocumentBuilder['addSecurity']>[1];
