@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { ApiError } from './http/api-error';
 import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
 import { parseJsonBody } from './http/json-body-parser';
+import { repeatedHeaderRefusal } from './http/repeated-headers';
 import { unstorableTextRefusal } from './http/unstorable-text';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
@@ -52,9 +53,12 @@ export async function createApp(
   fastify.removeContentTypeParser(['text/plain']);
   fastify.addHook('onRequest', (request, reply, done) => {
     const refusal =
+      // Before anything reads a header: a repeated Authorization or Idempotency-Key is refused, not merged.
+      repeatedHeaderRefusal(request.raw.rawHeaders) ??
       // Path and query values are text for SQL parameters: one the database cannot store (%00, or
       // an unpaired surrogate) is refused here, before a guard or handler reads it.
-      unstorableTextRefusal(request.params, 'parameter') ?? unstorableTextRefusal(request.query, 'parameter');
+      unstorableTextRefusal(request.params, 'parameter') ??
+      unstorableTextRefusal(request.query, 'parameter');
     if (refusal) sendApiError(reply, refusal);
     else done();
   });
