@@ -8,6 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from './http/api-error';
 import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
+import { answerClientError } from './http/client-error';
 import { parseJsonBody } from './http/json-body-parser';
 import { repeatedHeaderRefusal } from './http/repeated-headers';
 import { unstorableTextRefusal } from './http/unstorable-text';
@@ -36,6 +37,9 @@ export async function createApp(
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['request-id'] ?? req.headers['x-request-id']),
+    // What Node's HTTP parser refuses (a control character in a header, headers too large) gets
+    // the documented error body and a Request-Id too, not Fastify's own body.
+    clientErrorHandler: answerClientError(httpLogger),
     // A path Fastify cannot decode (e.g. %FF) gets the documented error body, like every other error.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('Request-Id', request.id);
