@@ -11,6 +11,7 @@ import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
 import { answerClientError } from './http/client-error';
 import { parseJsonBody } from './http/json-body-parser';
 import { repeatedHeaderRefusal } from './http/repeated-headers';
+import { RouteMethods } from './http/route-methods';
 import { unstorableTextRefusal } from './http/unstorable-text';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
@@ -55,10 +56,14 @@ export async function createApp(
   adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
   // JSON bodies only: without a parser for text/plain, Fastify answers 415 for it (and for any other type).
   fastify.removeContentTypeParser(['text/plain']);
+  const routeMethods = new RouteMethods();
+  fastify.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
     const refusal =
       // Before anything reads a header: a repeated Authorization or Idempotency-Key is refused, not merged.
       repeatedHeaderRefusal(request.raw.rawHeaders) ??
+      // A path the router knows with a method it does not: 405 with Allow (route-methods.ts).
+      (request.is404 ? routeMethods.refusal(request.method, request.url) : undefined) ??
       // Path and query values are text for SQL parameters: one the database cannot store (%00, or
       // an unpaired surrogate) is refused here, before a guard or handler reads it.
       unstorableTextRefusal(request.params, 'parameter') ??
