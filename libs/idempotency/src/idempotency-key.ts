@@ -23,48 +23,99 @@ export function requestHash(method: string, path: string, body: unknown): string
   return hash('sha256', canonical, 'hex');
 }
 
-/** JSON with object keys sorted; throws on cycles and BigInt, as JSON.stringify does. */
+/**
+ * JSON with object keys sorted; throws on cycles and BigInt, as JSON.stringify does. Iterative
+ * (an explicit stack, no recursion): a body is request data, and its depth must never decide
+ * whether hashing it runs out of call stack.
+ */
 export function canonicalJson(value: unknown): string {
-  return serialise(value, new Set()) ?? 'null';
+  const writer = new CanonicalWriter();
+  if (!writer.begin(value)) return 'null';
+  const open = writer.open;
+  while (open.length > 0) {
+    const container = open[open.length - 1]!;
+    if (container.keys === undefined) {
+      const items = container.value as unknown[];
+      if (container.next === items.length) {
+        writer.close(']');
+      } else {
+        if (container.next > 0) writer.out += ',';
+        // An array item JSON leaves out is written as null, as JSON.stringify does.
+        if (!writer.begin(items[container.next++])) writer.out += 'null';
+      }
+    } else if (container.next === container.keys.length) {
+      writer.close('}');
+    } else {
+      const key = container.keys[container.next++]!;
+      const mark = writer.out.length;
+      writer.out += `${container.written ? ',' : ''}${JSON.stringify(key)}:`;
+      // A member JSON leaves out (undefined, a function) is dropped with its key.
+      if (writer.begin((container.value as Record<string, unknown>)[key])) container.written = true;
+      else writer.out = writer.out.slice(0, mark);
+    }
+  }
+  return writer.out;
 }
 
-function serialise(input: unknown, ancestors: Set<object>): string | undefined {
-  let value = input;
-  if (typeof value === 'object' && value !== null && typeof (value as Jsonable).toJSON === 'function') {
-    value = (value as Jsonable).toJSON();
-  }
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      throw new TypeError('requestHash: a BigInt has no JSON form');
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    case 'object': {
-      if (value === null) return 'null';
-      if (ancestors.has(value)) throw new TypeError('requestHash: the body is cyclic');
-      ancestors.add(value);
-      try {
-        if (Array.isArray(value)) {
-          return `[${value.map((item: unknown) => serialise(item, ancestors) ?? 'null').join(',')}]`;
+/** An array (no keys) or an object being written, and the next item or key to write. */
+interface Container {
+  value: object;
+  keys: string[] | undefined;
+  next: number;
+  written: boolean;
+}
+
+class CanonicalWriter {
+  out = '';
+  readonly open: Container[] = [];
+  // Objects on the path from the root to the current value: meeting one again is a cycle.
+  private readonly ancestors = new Set<object>();
+
+  /** Writes a scalar, or opens a container on `open`; false for what JSON leaves out. */
+  begin(input: unknown): boolean {
+    let value = input;
+    if (typeof value === 'object' && value !== null && typeof (value as Jsonable).toJSON === 'function') {
+      value = (value as Jsonable).toJSON();
+    }
+    switch (typeof value) {
+      case 'string':
+        this.out += JSON.stringify(value);
+        return true;
+      case 'number':
+        this.out += Number.isFinite(value) ? JSON.stringify(value) : 'null';
+        return true;
+      case 'boolean':
+        this.out += value ? 'true' : 'false';
+        return true;
+      case 'bigint':
+        throw new TypeError('requestHash: a BigInt has no JSON form');
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return false;
+      case 'object': {
+        if (value === null) {
+          this.out += 'null';
+          return true;
         }
-        const record = value as Record<string, unknown>;
-        const members: string[] = [];
-        for (const key of Object.keys(record).sort()) {
-          const member = serialise(record[key], ancestors);
-          if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
-        }
-        return `{${members.join(',')}}`;
-      } finally {
-        ancestors.delete(value);
+        if (this.ancestors.has(value)) throw new TypeError('requestHash: the body is cyclic');
+        this.ancestors.add(value);
+        const isArray = Array.isArray(value);
+        this.out += isArray ? '[' : '{';
+        this.open.push({
+          value,
+          keys: isArray ? undefined : Object.keys(value).sort(),
+          next: 0,
+          written: false,
+        });
+        return true;
       }
     }
+  }
+
+  close(bracket: string): void {
+    this.out += bracket;
+    this.ancestors.delete(this.open.pop()!.value);
   }
 }
 

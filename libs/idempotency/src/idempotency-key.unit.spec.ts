@@ -91,6 +91,24 @@ describe('the request hash', () => {
     );
   });
 
+  it('serialises a value nested 100,000 deep without running out of stack', () => {
+    let deep: unknown = { z: 1, a: 'x' };
+    let opening = '';
+    let closing = '';
+    for (let i = 0; i < 100_000; i += 1) {
+      const even = i % 2 === 0;
+      deep = even ? [deep, undefined] : { b: deep, a: i };
+      opening = (even ? '[' : `{"a":${i},"b":`) + opening;
+      closing += even ? ',null]' : '}';
+    }
+    expect(canonicalJson(deep)).toBe(`${opening}{"a":"x","z":1}${closing}`);
+  });
+
+  it('serialises an object reached twice (not a cycle) both times', () => {
+    const shared = { b: 2, a: 1 };
+    expect(canonicalJson({ y: shared, x: [shared] })).toBe('{"x":[{"a":1,"b":2}],"y":{"a":1,"b":2}}');
+  });
+
   it('refuses a cyclic body', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

@@ -8,6 +8,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError } from './http/api-error';
 import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
+import { answerClientError } from './http/client-error';
+import { parseJsonBody } from './http/json-body-parser';
+import { repeatedHeaderRefusal } from './http/repeated-headers';
+import { RouteMethods } from './http/route-methods';
 import { unstorableTextRefusal } from './http/unstorable-text';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
@@ -28,11 +32,15 @@ export async function createApp(
   configure?: ConfigureApp,
 ): Promise<NestFastifyApplication> {
   const logger = createRootLogger(config.logLevel, appName);
+  const httpLogger = logger.child({ component: 'http' });
   const adapter = new FastifyAdapter({
-    loggerInstance: logger.child({ component: 'http' }),
+    loggerInstance: httpLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['request-id'] ?? req.headers['x-request-id']),
+    // What Node's HTTP parser refuses (a control character in a header, headers too large) gets
+    // the documented error body and a Request-Id too, not Fastify's own body.
+    clientErrorHandler: answerClientError(httpLogger),
     // A path Fastify cannot decode (e.g. %FF) gets the documented error body, like every other error.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       void reply.header('Request-Id', request.id);
@@ -42,17 +50,28 @@ export async function createApp(
       );
     },
   });
+  const fastify = adapter.getInstance();
+  // JSON bodies are read strictly (UTF-8 only, bounded depth, no repeated key): strict-json.ts.
+  // Through Nest's useBodyParser, so that Nest does not register its own JSON parser over it.
+  adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
   // JSON bodies only: without a parser for text/plain, Fastify answers 415 for it (and for any other type).
-  adapter.getInstance().removeContentTypeParser(['text/plain']);
-  // Path and query values are text for SQL parameters: one the database cannot store (%00, or an
-  // unpaired surrogate) is refused here, before a guard or handler reads it.
-  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+  fastify.removeContentTypeParser(['text/plain']);
+  const routeMethods = new RouteMethods();
+  fastify.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
+  fastify.addHook('onRequest', (request, reply, done) => {
     const refusal =
-      unstorableTextRefusal(request.params, 'parameter') ?? unstorableTextRefusal(request.query, 'parameter');
+      // Before anything reads a header: a repeated Authorization or Idempotency-Key is refused, not merged.
+      repeatedHeaderRefusal(request.raw.rawHeaders) ??
+      // A path the router knows with a method it does not: 405 with Allow (route-methods.ts).
+      (request.is404 ? routeMethods.refusal(request.method, request.url) : undefined) ??
+      // Path and query values are text for SQL parameters: one the database cannot store (%00, or
+      // an unpaired surrogate) is refused here, before a guard or handler reads it.
+      unstorableTextRefusal(request.params, 'parameter') ??
+      unstorableTextRefusal(request.query, 'parameter');
     if (refusal) sendApiError(reply, refusal);
     else done();
   });
-  adapter.getInstance().addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule(config), adapter, {

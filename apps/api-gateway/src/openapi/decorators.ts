@@ -11,7 +11,7 @@ const TITLES: Record<number, string> = {
   404: 'No such resource: `not_found`',
   409: 'Conflict',
   413: 'Request body larger than 64 KiB: `payload_too_large`',
-  415: 'Request body is not JSON: `unsupported_media_type`',
+  415: 'Request body is not JSON in UTF-8: `unsupported_media_type`',
   422: 'Refused',
   429: 'Too many requests for this credential (see the `Retry-After` header): `rate_limited`',
   503: 'Outcome unknown or not available',

@@ -33,11 +33,13 @@ export class CreatePayoutDto {
     type: String,
     pattern: MONEY_PATTERN.source,
     example: '25.00',
-    description: 'Decimal string, at most 2 decimal places; a JSON number is refused (`invalid_amount`)',
+    description:
+      'Decimal string greater than 0, at most 2 decimal places; a JSON number is refused (`invalid_amount`)',
   })
   // The decorator nearest the property is checked first: a JSON number fails IsString.
   @Matches(MONEY_PATTERN, {
-    message: 'amount must be a decimal string with at most 2 decimal places',
+    // The pattern has no sign: a negative amount fails here, so the message says what is wanted.
+    message: 'amount must be a decimal string greater than 0, with at most 2 decimal places, such as "12.50"',
     ...code('invalid_amount'),
   })
   @IsString({

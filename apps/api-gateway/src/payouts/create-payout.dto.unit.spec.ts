@@ -87,3 +87,35 @@ describe('Create Payout customer_email', () => {
     );
   });
 });
+
+describe('Create Payout amount', () => {
+  /** The code and message of `amount`'s first failed rule, or undefined when it passes. */
+  async function amountRefusal(amount: unknown): Promise<{ code?: string; message: string } | undefined> {
+    const body = Object.assign(new CreatePayoutDto(), {
+      amount,
+      merchant_reference: 'r1',
+      delivery: 'link',
+      customer_email: 'ana@example.com',
+    });
+    const errors = await validate(body, { stopAtFirstError: true, forbidUnknownValues: true });
+    const error = errors.find((e) => e.property === 'amount');
+    const [constraint, message] = Object.entries(error?.constraints ?? {})[0] ?? [];
+    if (!constraint || !message) return undefined;
+    return { code: (error?.contexts?.[constraint] as { code?: string } | undefined)?.code, message };
+  }
+
+  it.each(['-5.00', '-0.01', '+5.00', '10.001', '1e3', ' 5.00', '05.00', ''])(
+    'refuses %j with invalid_amount, saying it must be a positive decimal string',
+    async (amount) => {
+      expect(await amountRefusal(amount)).toEqual({
+        code: 'invalid_amount',
+        message:
+          'amount must be a decimal string greater than 0, with at most 2 decimal places, such as "12.50"',
+      });
+    },
+  );
+
+  it.each(['5', '5.5', '5.00', '0.01', '999999999999999.99'])('passes %j to the domain', async (amount) => {
+    expect(await amountRefusal(amount)).toBeUndefined();
+  });
+});

@@ -20,10 +20,25 @@ export function unstorableTextRefusal(values: unknown, kind: 'field' | 'paramete
   return undefined;
 }
 
-function holdsUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return hasUnstorableCharacter(value);
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(
-    ([name, inner]) => hasUnstorableCharacter(name) || holdsUnstorableText(inner),
-  );
+/**
+ * Whether any string or name below `root` is unstorable. Iterative, with each object visited once:
+ * the depth and shape of request data must never decide whether this check runs out of stack.
+ */
+function holdsUnstorableText(root: unknown): boolean {
+  if (typeof root === 'string') return hasUnstorableCharacter(root);
+  if (typeof root !== 'object' || root === null) return false;
+  const pending: object[] = [root];
+  const visited = new Set<object>(pending);
+  while (pending.length > 0) {
+    for (const [name, inner] of Object.entries(pending.pop()!)) {
+      if (hasUnstorableCharacter(name)) return true;
+      if (typeof inner === 'string') {
+        if (hasUnstorableCharacter(inner)) return true;
+      } else if (typeof inner === 'object' && inner !== null && !visited.has(inner)) {
+        visited.add(inner);
+        pending.push(inner);
+      }
+    }
+  }
+  return false;
 }
