@@ -44,7 +44,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * already documents a 503 (Create's `attempt_unresolved`) gets the code added to it.
  */
 function documentDatabaseOutages(document: OpenAPIObject): void {
-  const text = 'The database is unreachable for now; retry after `Retry-After` seconds: `service_unavailable`';
+  const text =
+    'The database is unreachable for now; retry after `Retry-After` seconds: `service_unavailable`';
   for (const [path, item] of Object.entries(document.paths)) {
     if (path === '/health') continue; // liveness answers without the database
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
