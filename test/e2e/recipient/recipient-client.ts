@@ -1,3 +1,5 @@
+import { OPERATOR_TOKEN } from '../api/gateway-harness';
+
 /**
  * The recipient's browser as plain HTTP, for tests: follows a payout URL to the pages' session
  * cookie and CSRF token, and posts their forms. `gatewayUrl` is read on each call, so a suite can
@@ -27,13 +29,17 @@ export function recipientClient(gatewayUrl: () => string) {
       body: new URLSearchParams(form).toString(),
     });
 
-  /** The code in the newest e-mail to `email` in the development mailbox (embedded start, no SMTP). */
+  /**
+   * The code in the newest e-mail to `email` in the development mailbox (embedded start, no SMTP,
+   * DEV_MAILBOX=true), read as the operator: the only one it answers.
+   */
   async function codeFor(email: string): Promise<string> {
-    const list = await (await fetch(`${gatewayUrl()}/dev/mailbox`)).text();
+    const asOperator = { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } };
+    const list = await (await fetch(`${gatewayUrl()}/dev/mailbox`, asOperator)).text();
     const to = email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const id = new RegExp(`href="/dev/mailbox/([^"]+)">[^<]*</a>\\s*to ${to}\\s`).exec(list)?.[1];
     expect(id).toBeDefined();
-    const message = await (await fetch(`${gatewayUrl()}/dev/mailbox/${id}`)).text();
+    const message = await (await fetch(`${gatewayUrl()}/dev/mailbox/${id}`, asOperator)).text();
     return /Your verification code is (\d{6})\./.exec(message)![1]!;
   }
 

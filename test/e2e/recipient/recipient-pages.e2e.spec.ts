@@ -202,7 +202,7 @@ describe('a recipient who already asked for a code', () => {
   let call: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    gateway = await startGateway('pglite');
+    gateway = await startGateway('pglite', { DEV_MAILBOX: 'true' });
     call = client(gateway.url);
     shop = await merchant(call, '100.00');
   });
@@ -293,7 +293,7 @@ describe('the recipient pages name the merchant that pays', () => {
   let call: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    gateway = await startGateway('pglite');
+    gateway = await startGateway('pglite', { DEV_MAILBOX: 'true' });
     call = client(gateway.url);
     shop = await merchant(call, '100.00', { name: NAME, origins: ['https://shop.example.com'] });
   });
