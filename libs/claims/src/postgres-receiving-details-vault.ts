@@ -1,5 +1,5 @@
 import { isReceivingDetails, ReceivingDetails } from '@payouts/domain';
-import type { SqlClient, SqlQueryable } from '@payouts/database';
+import type { PlannedRow, SqlClient, SqlQueryable } from '@payouts/database';
 // SecretBox is not (yet) exported by @payouts/accounts' index; it is the same class the accounts
 // repository uses for the checkout API secret.
 import { SecretBox } from '@payouts/accounts';
@@ -70,6 +70,15 @@ export class PostgresReceivingDetailsVault implements ReceivingDetailsVault {
     checkPayoutId(payoutId);
     const sealed = await tx.query(SEAL_SQL, [payoutId, saved]);
     if (sealed.rows.length !== 1) throw new ReceivingDetailsChangedError(payoutId);
+  }
+
+  sealRow(payoutId: string, saved: string): PlannedRow {
+    checkPayoutId(payoutId);
+    return {
+      statement: SEAL_SQL,
+      params: [payoutId, saved],
+      whenNoRow: () => new ReceivingDetailsChangedError(payoutId),
+    };
   }
 
   #open(payoutId: string, ciphertext: string): ReceivingDetails {

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '@payouts/database';
+import type { PlannedRow, SqlQueryable } from '@payouts/database';
 import type { ReceivingDetails } from '@payouts/domain';
 
 /**
@@ -22,6 +22,8 @@ export interface ReceivingDetailsVault {
    * were saved again since they were loaded, or were sealed already.
    */
   sealWithin(tx: SqlQueryable, payoutId: string, saved: string): Promise<void>;
+  /** sealWithin as a row of the confirm's plan, written in its commit. */
+  sealRow(payoutId: string, saved: string): PlannedRow;
   /**
    * Erases them for good: the worker calls it once the payout can no longer be sent (paid, failed,
    * expired), so card and account numbers are kept no longer than the payout needs them.

@@ -11,3 +11,4 @@ export * from './batched-look-ups';
 export * from './one-writer-refusal';
 export * from './connection-loss';
 export { ReconnectBackoff } from './reconnect-backoff';
+export * from './planned-row';

@@ -16,15 +16,15 @@ import {
   TestInfrastructureModule,
   testBackends,
 } from '@payouts/testing';
-import { CancelPayoutCommand } from './commands/cancel-payout.command';
-import { ReserveFloatCommand, TopUpFloatCommand } from './commands/float.commands';
+import { CancelPayoutCommand } from './cancel-payout/cancel-payout.command';
+import { ReserveFloatCommand, TopUpFloatCommand } from './float/float.commands';
 import {
   ConfirmPayoutCommand,
   ExpirePayoutCommand,
   MarkAwaitingFloatCommand,
-} from './commands/payout-lifecycle.commands';
-import { CreatePayoutCommand, CreatePayoutInput } from './commands/create-payout.command';
-import { CreditFundsCommand, SetLedgerLimitsCommand } from './commands/ledger-commands';
+} from './payout-lifecycle/payout-lifecycle.commands';
+import { CreatePayoutCommand, CreatePayoutInput } from './create-payout/create-payout.command';
+import { CreditFundsCommand, SetLedgerLimitsCommand } from './ledger-admin/ledger-commands';
 import { PayoutsModule } from './payouts.module';
 
 const LIMITS: LedgerLimits = {
@@ -248,26 +248,22 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     });
   });
 
-  it('rolls a confirm back whole when its in-transaction step fails (the pages seal the receiving details there)', async () => {
+  it('rolls a confirm back whole when a row of its plan refuses (the pages seal the receiving details there)', async () => {
     const accountId = await fundedAccount('100.00');
     const { payout } = await commands.execute(new CreatePayoutCommand(linkPayout(accountId, 'seal-fails')));
     const before = await eventCount();
-    const sealed: string[] = [];
     await expect(
       commands.execute(
-        new ConfirmPayoutCommand(payout.payoutId, 'wallet', async (tx) => {
-          await tx.query('SELECT 1');
-          sealed.push(payout.payoutId);
-          throw new Error('the receiving details changed');
+        new ConfirmPayoutCommand(payout.payoutId, 'wallet', {
+          statement: 'SELECT 1 AS sealed WHERE false',
+          params: [],
+          whenNoRow: () => new Error('the receiving details changed'),
         }),
       ),
     ).rejects.toThrow('the receiving details changed');
-    expect(sealed).toEqual([payout.payoutId]);
     expect(await eventCount()).toBe(before);
     const confirmed = await commands.execute(
-      new ConfirmPayoutCommand(payout.payoutId, 'wallet', async (tx) => {
-        await tx.query('SELECT 1');
-      }),
+      new ConfirmPayoutCommand(payout.payoutId, 'wallet', { statement: 'SELECT 1 AS sealed', params: [] }),
     );
     expect(confirmed).toMatchObject({ status: 'processing', selectedMethod: 'wallet' });
   });

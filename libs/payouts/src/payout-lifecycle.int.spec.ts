@@ -9,9 +9,9 @@ import {
   TestInfrastructureModule,
   testBackends,
 } from '@payouts/testing';
-import { CreatePayoutCommand } from './commands/create-payout.command';
-import { GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './commands/float.commands';
-import { CreditFundsCommand, SetLedgerLimitsCommand } from './commands/ledger-commands';
+import { CreatePayoutCommand } from './create-payout/create-payout.command';
+import { GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './float/float.commands';
+import { CreditFundsCommand, SetLedgerLimitsCommand } from './ledger-admin/ledger-commands';
 import {
   ConfirmPayoutCommand,
   ConsumeRedirectHandoffCommand,
@@ -21,7 +21,7 @@ import {
   FlagForReviewCommand,
   MarkAwaitingFloatCommand,
   RecordPayoutPaidCommand,
-} from './commands/payout-lifecycle.commands';
+} from './payout-lifecycle/payout-lifecycle.commands';
 import { PayoutsModule } from './payouts.module';
 
 const LIMITS: LedgerLimits = {

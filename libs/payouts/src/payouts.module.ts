@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CancelPayoutHandler } from './commands/cancel-payout.handler';
-import { CreatePayoutHandler } from './commands/create-payout.handler';
-import { CreditFundsHandler, SetLedgerLimitsHandler } from './commands/ledger-commands.handler';
-import { IssueClaimLinkHandler, StartRedirectSessionHandler } from './commands/payout-access.handlers';
-import { GetFloatHandler, ReserveFloatHandler, TopUpFloatHandler } from './commands/float.handlers';
+import type { AppConfig } from '@payouts/config';
+import { APP_CONFIG, resolveEncryptionKey } from '@payouts/platform';
+import { WriteSideModule } from '@payouts/write-side';
+import { CancelPayoutHandler } from './cancel-payout/cancel-payout.handler';
+import { IssueClaimLinkHandler } from './claim-link/issue-claim-link.handler';
+import { CreatePayoutHandler } from './create-payout/create-payout.handler';
+import { GetFloatHandler, ReserveFloatHandler, TopUpFloatHandler } from './float/float.handlers';
+import { CreditFundsHandler, SetLedgerLimitsHandler } from './ledger-admin/ledger-commands.handler';
 import {
   ConfirmPayoutHandler,
   ConsumeRedirectHandoffHandler,
@@ -14,43 +17,37 @@ import {
   FlagForReviewHandler,
   MarkAwaitingFloatHandler,
   RecordPayoutPaidHandler,
-} from './commands/payout-lifecycle.handlers';
-import type { AppConfig } from '@payouts/config';
-import { APP_CONFIG, EVENT_STORE, resolveEncryptionKey } from '@payouts/platform';
-import type { EventStore } from '@payouts/event-store';
-import { AggregateCache } from './support/aggregate-cache';
-import { ClaimLinkTokens } from './support/claim-link-tokens';
-import { GroupCommit } from './support/group-commit';
-import { LedgerLocks } from './support/ledger-locks';
-import { PayoutTransitions } from './support/payout-transitions';
+} from './payout-lifecycle/payout-lifecycle.handlers';
+import { StartRedirectSessionHandler } from './redirect-session/start-redirect-session.handler';
+import { ClaimLinkTokens } from './shared/claim-link-tokens';
+import { PayoutTransitions } from './shared/payout-transitions';
+import { SealedAnswerUrls } from './shared/sealed-answer-urls';
 
 /**
- * Payout and ledger command handlers, and ClaimLinkTokens (exported: the gateway shows a link again
- * with it). Needs EVENT_STORE, CLOCK and APP_CONFIG from the platform module; the claim-link key
- * comes from ENCRYPTION_KEY, or the key file of the embedded start when it is unset.
+ * Payout and ledger command handlers, one feature folder each, on the write path (WriteSideModule).
+ * Exports ClaimLinkTokens and SealedAnswerUrls, both keyed from ENCRYPTION_KEY (or the key file of
+ * the embedded start when it is unset).
  */
 @Module({
-  imports: [CqrsModule],
+  imports: [CqrsModule, WriteSideModule],
   providers: [
     {
       provide: ClaimLinkTokens,
       useFactory: (config: AppConfig) => ClaimLinkTokens.fromEncryptionKey(resolveEncryptionKey(config)),
       inject: [APP_CONFIG],
     },
-    LedgerLocks,
-    AggregateCache,
     {
-      provide: GroupCommit,
-      useFactory: (store: EventStore) => new GroupCommit(store),
-      inject: [EVENT_STORE],
+      provide: SealedAnswerUrls,
+      useFactory: (config: AppConfig) => new SealedAnswerUrls(resolveEncryptionKey(config)),
+      inject: [APP_CONFIG],
     },
+    PayoutTransitions,
     CreatePayoutHandler,
     CancelPayoutHandler,
-    CreditFundsHandler,
-    SetLedgerLimitsHandler,
     IssueClaimLinkHandler,
     StartRedirectSessionHandler,
-    PayoutTransitions,
+    CreditFundsHandler,
+    SetLedgerLimitsHandler,
     ConfirmPayoutHandler,
     ConsumeRedirectHandoffHandler,
     MarkAwaitingFloatHandler,
@@ -63,6 +60,6 @@ import { PayoutTransitions } from './support/payout-transitions';
     ReserveFloatHandler,
     GetFloatHandler,
   ],
-  exports: [ClaimLinkTokens],
+  exports: [ClaimLinkTokens, SealedAnswerUrls, WriteSideModule],
 })
 export class PayoutsModule {}

@@ -17,7 +17,7 @@ import {
   PAYOUT_CORE_FIELDS,
   startGateway,
 } from './gateway-harness';
-import { IDEMPOTENCY } from '../../../apps/api-gateway/src/gateway.tokens';
+import { IDEMPOTENCY_STORE as IDEMPOTENCY } from '@payouts/idempotency';
 
 describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP on %s', (backend) => {
   let gateway: Gateway;

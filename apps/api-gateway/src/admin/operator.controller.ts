@@ -21,7 +21,7 @@ import {
 } from '../openapi/admin.schemas';
 import { ApiErrors, ApiPayoutIdParam } from '../openapi/decorators';
 import { PayoutMerchantView } from '../openapi/payout.schemas';
-import { payoutMerchantView } from '../payouts/payout-responses';
+import { payoutMerchantView } from '@payouts/payouts';
 import { OperatorGuard } from './admin-auth';
 import {
   CreateAccountDto,

@@ -1,28 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { parseTokenPrefix } from '@payouts/accounts';
-import type {
-  AccountsRepository,
-  AuthenticatedCredential,
-  PayoutScope,
-  ReadBesideCredential,
-} from '@payouts/accounts';
-import { IDEMPOTENCY_KEY_PATTERN, KEY_USE_BESIDE_CREDENTIAL_SQL } from '@payouts/idempotency';
+import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { ApiError, APP_CONFIG } from '@payouts/platform';
-import { PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL } from '@payouts/read-models';
-import type { PayoutMerchantView } from '@payouts/read-models';
 import { ACCOUNTS } from '../gateway.tokens';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
-import { PAYOUT_ID } from '../payouts/payout-id';
-import {
-  PayoutPrincipal,
-  READS_KEY_USE_WITH_CREDENTIAL,
-  READS_PAYOUT_WITH_CREDENTIAL,
-  REFUSALS_KEPT_FOR_KEY,
-  RefusalsKeptForKey,
-  REQUIRED_SCOPE,
-} from './payout-principal';
+import { DEFERS_PRECONDITION_REFUSALS, PayoutPrincipal, REQUIRED_SCOPE } from './payout-principal';
 import { RateLimiter } from './rate-limiter';
 import { environmentOfPath } from './request-environment';
 
@@ -43,7 +26,6 @@ export class PayoutAuthGuard implements CanActivate {
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly reflector: Reflector,
-    private readonly idempotent: IdempotentRequests,
   ) {
     this.limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
   }
@@ -52,8 +34,6 @@ export class PayoutAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<{
       url: string;
       headers: Record<string, string | undefined>;
-      body?: unknown;
-      params?: Record<string, string | undefined>;
       principal?: PayoutPrincipal;
     }>();
     const environment = environmentOfPath(request.url);
@@ -74,8 +54,8 @@ export class PayoutAuthGuard implements CanActivate {
         'a checkout key cannot be used for payouts; use a payout credential',
       );
     }
-    const beside = this.besideRead(context.getHandler(), request);
-    const { credential, besideRow } = await this.lookUp(token, beside?.read);
+    // No cache: a revocation counts from the next request.
+    const credential = await this.accounts.authenticateCredential(token);
     if (!credential) throw unauthenticated();
     const retryAfterSeconds = this.limiter.take(credential.credentialId);
     if (retryAfterSeconds > 0) {
@@ -86,69 +66,19 @@ export class PayoutAuthGuard implements CanActivate {
 
     const scope = this.reflector.get<PayoutScope | undefined>(REQUIRED_SCOPE, context.getHandler());
     const refusal = preconditionRefusal(credential, scope);
-    if (refusal) {
-      const kept = this.reflector.get<RefusalsKeptForKey | undefined>(
-        REFUSALS_KEPT_FOR_KEY,
-        context.getHandler(),
-      );
-      if (kept) {
-        await this.idempotent.keepRefusal(
-          { accountId: credential.accountId, environment },
-          { method: 'POST', path: kept.path, key: request.headers['idempotency-key'], body: request.body },
-          kept.newResourceId(),
-          refusal,
-        );
-      }
-      throw refusal;
-    }
+    const defers = this.reflector.get<boolean | undefined>(
+      DEFERS_PRECONDITION_REFUSALS,
+      context.getHandler(),
+    );
+    if (refusal && !defers) throw refusal;
     request.principal = {
       accountId: credential.accountId,
       environment,
       credentialId: credential.credentialId,
       credential,
-      ...(beside ? beside.into(besideRow) : {}),
+      ...(refusal ? { refusal } : {}),
     };
     return true;
-  }
-
-  /**
-   * What this route reads beside the credential, in its statement: on Get Payout the payout, on
-   * Create Payout whether the Idempotency-Key has a row. Only values of the forms the service
-   * accepts ride in that statement, which the requests of one turn share: any other payout id is
-   * no payout (404, checkedPayoutId) and any other key is refused (400) before it is looked up.
-   */
-  private besideRead(
-    handler: ReturnType<ExecutionContext['getHandler']>,
-    request: { headers: Record<string, string | undefined>; params?: Record<string, string | undefined> },
-  ): { read: ReadBesideCredential; into: (row: unknown) => Partial<PayoutPrincipal> } | undefined {
-    if (this.reflector.get<boolean | undefined>(READS_PAYOUT_WITH_CREDENTIAL, handler)) {
-      const payoutId = request.params?.payout_id;
-      if (payoutId === undefined || !PAYOUT_ID.test(payoutId)) return undefined;
-      return {
-        read: { sql: PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL, params: [payoutId] },
-        into: (row) => ({ payoutReadWithCredential: (row ?? null) as PayoutMerchantView | null }),
-      };
-    }
-    const path = this.reflector.get<string | undefined>(READS_KEY_USE_WITH_CREDENTIAL, handler);
-    const key = request.headers['idempotency-key'];
-    if (path === undefined || key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) return undefined;
-    const method = 'POST'; // every payout POST is idempotent, and only POSTs are
-    return {
-      read: { sql: KEY_USE_BESIDE_CREDENTIAL_SQL, params: [method, path, key] },
-      into: (row) => ({ keyUseReadWithCredential: { method, path, key, used: row !== null } }),
-    };
-  }
-
-  /** The credential, and the route's read beside it (besideRead) in the same statement. */
-  private async lookUp(
-    token: string,
-    beside: ReadBesideCredential | undefined,
-  ): Promise<{ credential: AuthenticatedCredential | null; besideRow: unknown }> {
-    if (beside === undefined) {
-      return { credential: await this.accounts.authenticateCredential(token), besideRow: null };
-    }
-    const found = await this.accounts.authenticateCredentialWith(token, beside);
-    return { credential: found?.credential ?? null, besideRow: found?.beside ?? null };
   }
 }
 

@@ -13,7 +13,6 @@ import {
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
-import type { PayoutState } from '@payouts/domain';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -26,38 +25,29 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { AppConfig } from '@payouts/config';
-import type { CreatePayoutResult } from '@payouts/payouts';
+import { IdempotentRequests, requireIdempotencyKey } from '@payouts/idempotency';
+import type { IdempotentResult } from '@payouts/idempotency';
 import {
   CancelPayoutCommand,
-  ClaimLinkTokens,
+  createPayoutResponse,
   CreatePayoutCommand,
+  createResponseFromView,
   IssueClaimLinkCommand,
   newPayoutId,
+  payoutMerchantView,
+  payoutUrl,
+  SealedAnswerUrls,
   StartRedirectSessionCommand,
 } from '@payouts/payouts';
 import { ApiError, apiValidationPipe, APP_CONFIG } from '@payouts/platform';
 import type { FastifyReply } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
-import {
-  KeepsRefusalsForKey,
-  Principal,
-  ReadsKeyUseWithCredential,
-  ReadsPayoutWithCredential,
-  RequiresScope,
-} from '../auth/payout-principal';
+import { DefersPreconditionRefusals, Principal, RequiresScope } from '../auth/payout-principal';
 import type { PayoutPrincipal } from '../auth/payout-principal';
-import { IdempotentRequests } from '../idempotency/idempotent-requests';
-import type { IdempotentAnswer, IdempotentResult } from '../idempotency/idempotent-requests';
 import { acceptedCommonCreateBody } from './common-create-body';
 import { CreatePayoutDto } from './create-payout.dto';
 import { parseListQuery } from './list-query';
 import { PayoutQueries } from './payout-queries';
-import {
-  createPayoutResponse,
-  createResponseFromView,
-  payoutMerchantView,
-  payoutUrl,
-} from './payout-responses';
 import {
   ApiErrors,
   ApiIdempotencyKey,
@@ -80,7 +70,6 @@ import {
   RedirectSessionRequest,
   RedirectSessionResponse,
 } from '../openapi/payout.schemas';
-import { SealedAnswerUrls } from './sealed-answer-urls';
 import { PAYOUT_ID } from './payout-id';
 import { ReturnUrlPolicy } from './return-url-policy';
 
@@ -115,15 +104,13 @@ export class PayoutsController {
     private readonly queries: PayoutQueries,
     private readonly idempotent: IdempotentRequests,
     private readonly returnUrls: ReturnUrlPolicy,
-    private readonly links: ClaimLinkTokens,
     private readonly answerUrls: SealedAnswerUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('create')
   @RequiresScope('payouts:write')
-  @KeepsRefusalsForKey({ path: CREATE_PATH, newResourceId: newPayoutId })
-  @ReadsKeyUseWithCredential(CREATE_PATH)
+  @DefersPreconditionRefusals()
   @ApiOperation({
     summary: 'Create Payout',
     description: 'Scope `payouts:write`. Funds are reserved on return.',
@@ -161,57 +148,59 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const result = await this.idempotent.run(
-      principal,
-      { method: 'POST', path: CREATE_PATH, key, body: rawBody },
-      newPayoutId(),
-      async (payoutId, retryOfUnresolved, completeWithin) => {
-        // Validated inside the idempotent run, after the key: a body the rules refuse is a rejected
-        // create, kept for its key like any other (spec 4.2, rule 4), and a request without a key
-        // hears about the key first.
-        const body = await validCreateBody(rawBody);
-        if (retryOfUnresolved) {
-          // The earlier attempt may have written the payout: return it rather than create a second.
-          const existing = await this.queries.find(principal.accountId, principal.environment, payoutId);
-          if (existing) return { status: 201, body: createResponseFromView(existing) };
-        }
-        if (body.delivery === 'redirect') this.returnUrls.assertRegistered(principal, body.return_url ?? '');
-        const answerFor = (created: CreatePayoutResult): IdempotentAnswer => ({
-          status: 201,
-          body: createPayoutResponse(
-            created.payout,
-            payoutUrl(this.config.publicBaseUrl, principal.environment, body.delivery, created.accessToken),
-            created.accessExpiresAt,
-          ),
-          // payout_url is returned once; a replay carries null (spec 4.2, rule 1).
-          stored: createPayoutResponse(created.payout, null, created.accessExpiresAt),
-        });
-        // A balance that trails the ledger beyond its bound refuses with 409 balance_unavailable
-        // inside the command's transaction, which then writes nothing.
-        const created = await this.commands.execute(
-          new CreatePayoutCommand({
-            payoutId,
-            accountId: principal.accountId,
-            environment: principal.environment,
-            amount: body.amount,
-            merchantReference: body.merchant_reference,
-            delivery: body.delivery,
-            customerEmail: body.customer_email ?? null,
-            customerId: body.customer_id ?? null,
-            returnUrl: body.return_url ?? null,
-            description: body.description ?? null,
-            caseReference: body.case_reference ?? null,
-            originalPaymentId: body.original_payment_id ?? null,
-            // The payout and its stored answer commit together.
-            withinAppend: (tx, result) => completeWithin(tx, answerFor(result)),
-          }),
-        );
-        return answerFor(created);
-      },
-      // Every create stores its answer with the payout (withinAppend), the replay above aside,
-      // which only a claimed key's retry reaches.
-      { answersWithin: true },
-    );
+    const request = {
+      owner: principal,
+      path: CREATE_PATH,
+      key,
+      body: rawBody,
+      resourceId: newPayoutId(),
+      firstAttemptUnclaimed: true,
+    };
+    // The guard's refusal (scope, approval, switch) stays the refusal of this key (spec 4.2, rule 4).
+    if (principal.refusal) {
+      await this.idempotent.keepRefusal(request, principal.refusal);
+      throw principal.refusal;
+    }
+    const result = await this.idempotent.handle(request, async (hold) => {
+      // Validated after the key: a body the rules refuse is a rejected create, kept for its key
+      // like any other (spec 4.2, rule 4), and a request without a key hears about the key first.
+      const body = await validCreateBody(rawBody);
+      if (hold.retryOfUnresolved) {
+        // The earlier attempt may have written the payout: return it rather than create a second.
+        const existing = await this.queries.find(principal.accountId, principal.environment, hold.resourceId);
+        if (existing) return { status: 201, body: createResponseFromView(existing), committed: false };
+      }
+      if (body.delivery === 'redirect') this.returnUrls.assertRegistered(principal, body.return_url ?? '');
+      const created = await this.commands.execute(
+        new CreatePayoutCommand({
+          payoutId: hold.resourceId,
+          hold,
+          accountId: principal.accountId,
+          environment: principal.environment,
+          amount: body.amount,
+          merchantReference: body.merchant_reference,
+          delivery: body.delivery,
+          customerEmail: body.customer_email ?? null,
+          customerId: body.customer_id ?? null,
+          returnUrl: body.return_url ?? null,
+          description: body.description ?? null,
+          caseReference: body.case_reference ?? null,
+          originalPaymentId: body.original_payment_id ?? null,
+        }),
+      );
+      const url = payoutUrl(
+        this.config.publicBaseUrl,
+        principal.environment,
+        body.delivery,
+        created.accessToken,
+      );
+      // Its stored answer (payout_url null) committed with the payout.
+      return {
+        status: 201,
+        body: createPayoutResponse(created.payout, url, created.accessExpiresAt),
+        committed: true,
+      };
+    });
     return send(reply, result);
   }
 
@@ -266,18 +255,12 @@ export class PayoutsController {
 
   @Get(':payout_id')
   @RequiresScope('payouts:read')
-  @ReadsPayoutWithCredential()
   @ApiOperation({ summary: 'Get Payout', description: 'Scope `payouts:read`.' })
   @ApiPayoutIdParam()
   @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView })
   @ApiErrors({ 404: [] })
   get(@Principal() principal: PayoutPrincipal, @Param('payout_id') payoutId: string) {
-    const id = checkedPayoutId(payoutId);
-    const read = principal.payoutReadWithCredential;
-    if (read === undefined) return this.queries.get(principal.accountId, principal.environment, id);
-    // Another account's or environment's payout is indistinguishable from no payout.
-    if (read === null) throw new ApiError(404, 'not_found', 'no such payout');
-    return read;
+    return this.queries.get(principal.accountId, principal.environment, checkedPayoutId(payoutId));
   }
 
   @Post(':payout_id/link')
@@ -315,47 +298,20 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    this.idempotent.requireKey(key);
+    requireIdempotencyKey(key);
     const rotate = parseRotate(body);
     const id = checkedPayoutId(payoutId);
-    const result = await this.idempotent.run(
-      principal,
-      { method: 'POST', path: `/api/payout/${id}/link`, key, body: { rotate } },
-      id,
-      async () => {
+    const result = await this.idempotent.handle(
+      { owner: principal, path: `/api/payout/${id}/link`, key, body: { rotate }, resourceId: id },
+      async (hold) => {
         const issued = await this.commands.execute(
-          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate),
+          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate, hold),
         );
-        const link =
-          issued.accessToken !== null && issued.accessExpiresAt !== null
-            ? { token: issued.accessToken, expiresAt: issued.accessExpiresAt }
-            : this.linkShownAgain(issued.payout);
-        const url = payoutUrl(this.config.publicBaseUrl, principal.environment, 'link', link.token);
-        const answer = { payout_id: id, rotated: rotate, access_link_expires_at: link.expiresAt };
-        // The stored answer (kept 30 days) must not hold a working link in clear: it is sealed.
-        return { status: 200, body: { ...answer, url }, stored: this.answerUrls.seal(answer, 'url', url) };
+        return { status: 200, body: issued.answer?.body, committed: true };
       },
       { replayed: (stored) => this.answerUrls.open(stored, 'url') },
     );
     return send(reply, result);
-  }
-
-  /**
-   * The payout's current claim link again (spec 4.2, rule 1), derived from its link id; a link
-   * another key issued (ENCRYPTION_KEY changed since) cannot be, and is rotated instead.
-   */
-  private linkShownAgain(payout: PayoutState): { token: string; expiresAt: string } {
-    const shown = payout.status !== 'none' && payout.delivery === 'link' ? payout : null;
-    const link = shown?.currentLink ?? null;
-    const token = shown && link ? this.links.shownAgain(shown.payoutId, link) : null;
-    if (!link || token === null) {
-      throw new ApiError(
-        409,
-        'link_unavailable',
-        'the existing claim link cannot be shown again; send rotate: true',
-      );
-    }
-    return { token, expiresAt: link.expiresAt };
   }
 
   @Post(':payout_id/session')
@@ -386,26 +342,22 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    this.idempotent.requireKey(key);
+    requireIdempotencyKey(key);
     const customerId = parseCustomerId(body);
     const id = checkedPayoutId(payoutId);
-    const result = await this.idempotent.run(
-      principal,
-      { method: 'POST', path: `/api/payout/${id}/session`, key, body: { customer_id: customerId } },
-      id,
-      async () => {
+    const result = await this.idempotent.handle(
+      {
+        owner: principal,
+        path: `/api/payout/${id}/session`,
+        key,
+        body: { customer_id: customerId },
+        resourceId: id,
+      },
+      async (hold) => {
         const started = await this.commands.execute(
-          new StartRedirectSessionCommand(principal.accountId, principal.environment, id, customerId),
+          new StartRedirectSessionCommand(principal.accountId, principal.environment, id, customerId, hold),
         );
-        const url = payoutUrl(
-          this.config.publicBaseUrl,
-          principal.environment,
-          'redirect',
-          started.accessToken ?? '',
-        );
-        const answer = { payout_id: id, payout_url: url, access_link_expires_at: started.accessExpiresAt };
-        // Sealed in the stored answer like a claim link; the handoff still works only once.
-        return { status: 200, body: answer, stored: this.answerUrls.seal(answer, 'payout_url', url) };
+        return { status: 200, body: started.answer?.body, committed: true };
       },
       { replayed: (stored) => this.answerUrls.open(stored, 'payout_url') },
     );
@@ -438,18 +390,16 @@ export class PayoutsController {
     @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    this.idempotent.requireKey(key);
+    requireIdempotencyKey(key);
     const id = checkedPayoutId(payoutId);
-    const result = await this.idempotent.run(
-      principal,
-      { method: 'POST', path: `/api/payout/${id}/cancel`, key, body: null },
-      id,
-      async () => {
+    const result = await this.idempotent.handle(
+      { owner: principal, path: `/api/payout/${id}/cancel`, key, body: null, resourceId: id },
+      async (hold) => {
         const payout = await this.commands.execute(
-          new CancelPayoutCommand(principal.accountId, principal.environment, id),
+          new CancelPayoutCommand(principal.accountId, principal.environment, id, hold),
         );
         if (payout.status === 'none') throw new ApiError(404, 'not_found', 'no such payout');
-        return { status: 200, body: payoutMerchantView(payout) };
+        return { status: 200, body: payoutMerchantView(payout), committed: true };
       },
     );
     return send(reply, result);

@@ -242,8 +242,10 @@ export class RecipientPagesController {
       // The details are sealed in the confirm's own transaction: the payout goes exactly where the
       // recipient confirmed, even if another tab saves new details at the same moment.
       await this.commands.execute(
-        new ConfirmPayoutCommand(payout.payoutId, chosen.details.method, (tx) =>
-          this.vault.sealWithin(tx, payout.payoutId, chosen.saved),
+        new ConfirmPayoutCommand(
+          payout.payoutId,
+          chosen.details.method,
+          this.vault.sealRow(payout.payoutId, chosen.saved),
         ),
       );
     } catch (error) {

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { SqlQueryable } from '@payouts/database';
+import type { PlannedRow } from '@payouts/database';
 import { PayoutState, ReceivingMethod } from '@payouts/domain';
 
 /**
@@ -13,8 +13,8 @@ export class ConfirmPayoutCommand extends Command<PayoutState> {
   constructor(
     readonly payoutId: string,
     readonly selectedMethod: ReceivingMethod,
-    /** Runs in the confirm's own transaction: the pages seal the confirmed receiving details there. */
-    readonly alsoInTransaction?: (tx: SqlQueryable) => Promise<void>,
+    /** Written in the confirm's own commit: the pages seal the confirmed receiving details there. */
+    readonly sealDetails?: PlannedRow,
   ) {
     super();
   }

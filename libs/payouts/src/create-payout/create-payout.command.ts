@@ -1,6 +1,7 @@
 import { Command } from '@nestjs/cqrs';
-import type { SqlQueryable } from '@payouts/database';
 import { Environment, PayoutDelivery, PayoutState } from '@payouts/domain';
+import type { IdempotencyHold } from '@payouts/idempotency';
+import { newPayoutId } from '../shared/identifiers';
 
 export interface CreatePayoutInput {
   accountId: string;
@@ -16,12 +17,8 @@ export interface CreatePayoutInput {
   originalPaymentId?: string | null;
   /** Chosen by the caller so a retry of the same request names the same payout. */
   payoutId?: string;
-  /**
-   * Runs last inside the append's transaction with the result the command is about to return:
-   * the gateway stores the request's idempotent answer there, so the payout and its answer commit
-   * together (one commit instead of two).
-   */
-  withinAppend?: (tx: SqlQueryable, result: CreatePayoutResult) => Promise<void>;
+  /** The request's Idempotency-Key: its answer commits with the payout. */
+  hold?: IdempotencyHold;
 }
 
 export interface CreatePayoutResult {
@@ -32,7 +29,11 @@ export interface CreatePayoutResult {
 }
 
 export class CreatePayoutCommand extends Command<CreatePayoutResult> {
+  /** The new payout's id, the same on every attempt. */
+  readonly payoutId: string;
+
   constructor(readonly input: CreatePayoutInput) {
     super();
+    this.payoutId = input.payoutId ?? newPayoutId();
   }
 }

@@ -3,6 +3,7 @@ import {
   ExpectedVersion,
   NewEvent,
   RecordedEvent,
+  StreamAppend,
   StreamVersionConflictError,
 } from '@payouts/event-store';
 
@@ -62,4 +63,23 @@ export async function reservationClosedUnderUs(
   const { version } = await store.readStream(payoutStreamId, { fromVersion: readVersion + 1 });
   if (version > readVersion) throw new StreamVersionConflictError(payoutStreamId, readVersion, version);
   throw new Error(`${payoutStreamId} is open at version ${version} but its ledger reservation is closed`);
+}
+
+/**
+ * A stream's part of a plan: its new events, appended on the version it was read at (0: the
+ * stream must not exist yet).
+ */
+export function appendTo<Event extends { type: string; data: unknown }>(
+  streamId: string,
+  streamType: string,
+  readVersion: number,
+  events: readonly Event[],
+  schemaVersions: Record<string, number>,
+): StreamAppend {
+  return {
+    streamId,
+    streamType,
+    expectedVersion: expectedVersionOf(readVersion),
+    events: toNewEvents(events, schemaVersions),
+  };
 }

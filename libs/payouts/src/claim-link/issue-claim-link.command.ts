@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import { Environment } from '@payouts/domain';
+import type { IdempotencyHold } from '@payouts/idempotency';
+import type { PayoutAccessResult } from '../shared/payout-access';
+
+/**
+ * Get or rotate a link payout's claim link (spec 4.2). Without rotate nothing is written and the
+ * payout is returned (showing its current link again is the caller's: ClaimLinkTokens); with
+ * rotate a new link is issued.
+ */
+export class IssueClaimLinkCommand extends Command<PayoutAccessResult> {
+  constructor(
+    readonly accountId: string,
+    readonly environment: Environment,
+    readonly payoutId: string,
+    readonly rotate: boolean,
+    /** The request's Idempotency-Key: its answer commits with the command. */
+    readonly hold?: IdempotencyHold,
+  ) {
+    super();
+  }
+}

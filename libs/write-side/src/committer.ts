@@ -1,0 +1,172 @@
+import {
+  batchingRows,
+  GroupingLimits,
+  GroupingQueue,
+  GroupMember,
+  OneWriterRefusal,
+  PlannedRow,
+  settledInOrder,
+  settleGroup,
+  SqlClient,
+  SqlQueryable,
+  writePlannedRow,
+} from '@payouts/database';
+import { DomainError } from '@payouts/domain';
+import {
+  AppendOptions,
+  AppendResult,
+  EVENT_STORE_LIMITS,
+  EventStore,
+  RecordedEvent,
+  StreamVersionConflictError,
+} from '@payouts/event-store';
+import { projectReadModels, ProjectionOptions } from '@payouts/read-models';
+import type { WritePlan } from './write-plan';
+
+export const COMMITTER_LIMITS: GroupingLimits = Object.freeze({
+  // Weighed in streams: one group is one append, within the event store's bound.
+  maxWeight: EVENT_STORE_LIMITS.maxStreamsPerAppend,
+  // One group at a time: the next gathers every plan that came meanwhile (docs/performance.md).
+  maxInFlight: 1,
+});
+
+type InTransaction = NonNullable<AppendOptions['inTransaction']>;
+
+interface Member extends GroupMember {
+  plan: WritePlan;
+  resolve: (result: AppendResult) => void;
+}
+
+/** What a commit of a plan without appends answers. */
+const NO_EVENTS: AppendResult = Object.freeze({ streams: [], events: [] });
+
+/**
+ * The one place plans are written. A plan commits in one transaction: its appends (each stream
+ * with its expected version), the read models kept current inline (balance, list: read-your-writes
+ * for Get, List and Balance), and its rows. With `grouped`, plans that reach the committer while a
+ * group is in flight, or in the same turn of the event loop, commit together in one transaction:
+ * one round trip and one COMMIT (a WAL flush) for the group where each had its own.
+ *
+ * Each plan keeps the semantics of committing alone:
+ * - all of a plan's streams and rows commit, or none;
+ * - a stream is in one group at a time, so plans on one stream commit in the order they came;
+ * - when a group rolls back for a reason that may be one plan's (a version conflict, a refusal
+ *   from a projection such as balance_unavailable, a OneWriterRefusal such as an Idempotency-Key
+ *   taken meanwhile), nothing was written, and each plan is committed again alone, so only the
+ *   plan it concerns hears of it;
+ * - any other failure (the database gone, a COMMIT whose outcome is unknown) reaches every plan
+ *   as it is, never committed a second time here.
+ */
+export class Committer {
+  private readonly groups: GroupingQueue<Member>;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: SqlClient,
+    limits: GroupingLimits = COMMITTER_LIMITS,
+  ) {
+    this.groups = new GroupingQueue(limits, (group) => this.commitGroup(group));
+  }
+
+  commit(plan: WritePlan, options: { grouped?: boolean } = {}): Promise<AppendResult> {
+    if (plan.appends.length === 0) return this.commitRows(plan.rows);
+    if (!options.grouped) return this.commitAlone(plan);
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.groups.add({
+        plan,
+        resolve,
+        fail: reject,
+        keys: plan.appends.map((append) => append.streamId),
+        weight: plan.appends.length,
+      });
+    });
+  }
+
+  /** Plans still waiting for a group. */
+  get waiting(): number {
+    return this.groups.waiting;
+  }
+
+  private commitAlone(plan: WritePlan): Promise<AppendResult> {
+    return this.store.append([...plan.appends], { inTransaction: inTransactionOf([plan]) });
+  }
+
+  private async commitRows(rows: readonly PlannedRow[]): Promise<AppendResult> {
+    if (rows.length > 0) await this.db.transaction((tx) => writeRows(tx, rows));
+    return NO_EVENTS;
+  }
+
+  private commitGroup(group: Member[]): Promise<void> {
+    return settleGroup(group, {
+      alone: (member) => this.commitAlone(member.plan),
+      together: (members) => this.commitTogether(members),
+      runsAgainAlone: rolledBackForOnePlan,
+    });
+  }
+
+  private async commitTogether(group: Member[]): Promise<AppendResult[]> {
+    const result = await this.store.append(
+      group.flatMap((member) => member.plan.appends),
+      { inTransaction: inTransactionOf(group.map((member) => member.plan)) },
+    );
+    return splitByMember(group, result);
+  }
+}
+
+/**
+ * The plans' work beside their events: the events projected together (each read model's common
+ * case one statement for all of them), with the strictest balance-lag bound any plan gave (a
+ * refusal rolls a group back and each plan then commits alone with its own), and the plans' rows,
+ * each statement once for all of them. Both are issued at once, so their statements go out with
+ * the append's; the work ends only when both have.
+ */
+function inTransactionOf(plans: readonly WritePlan[]): InTransaction {
+  const projection: ProjectionOptions = { concurrentStreams: true };
+  const bounds = plans.flatMap((plan) => plan.maxBalanceLagEvents ?? []);
+  if (bounds.length > 0) projection.maxBalanceLagEvents = Math.min(...bounds);
+  const rows = plans.flatMap((plan) => plan.rows);
+  return async (tx, events) => {
+    await settledInOrder([
+      projectReadModels(tx, events, projection),
+      rows.length === 0 ? Promise.resolve() : writeRows(batchingRows(tx), rows),
+    ]);
+  };
+}
+
+async function writeRows(tx: SqlQueryable, rows: readonly PlannedRow[]): Promise<void> {
+  await settledInOrder(rows.map((row) => writePlannedRow(tx, row)));
+}
+
+/** A failure raised before COMMIT that rolled the whole transaction back and may concern one plan. */
+function rolledBackForOnePlan(error: unknown): boolean {
+  return (
+    error instanceof StreamVersionConflictError ||
+    error instanceof DomainError ||
+    error instanceof OneWriterRefusal
+  );
+}
+
+/**
+ * Each member's part of the group's result, shaped as its own append would have returned it: its
+ * streams' versions, and their events in the order the store answered them (global position).
+ */
+function splitByMember(group: readonly Member[], result: AppendResult): AppendResult[] {
+  const versions = new Map<string, number>();
+  for (const stream of result.streams) versions.set(stream.streamId, stream.version);
+  const memberOf = new Map<string, number>();
+  group.forEach((member, index) =>
+    member.plan.appends.forEach((append) => memberOf.set(append.streamId, index)),
+  );
+  const events = group.map((): RecordedEvent[] => []);
+  for (const event of result.events) {
+    const index = memberOf.get(event.streamId);
+    if (index !== undefined) events[index]!.push(event);
+  }
+  return group.map((member, index) => ({
+    streams: member.plan.appends.map((append) => ({
+      streamId: append.streamId,
+      version: versions.get(append.streamId) ?? 0,
+    })),
+    events: events[index]!,
+  }));
+}
