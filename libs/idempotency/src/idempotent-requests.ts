@@ -78,16 +78,15 @@ export class IdempotentRequests {
     const scope: IdempotencyScope = { ...request.owner, method: 'POST', path: request.path };
     const hash = requestHash('POST', request.path, request.body ?? null);
     const hold = { scope, key, hash, resourceId: request.resourceId, at: this.store.nowParam() };
-    if (request.firstAttemptUnclaimed) {
-      // Attempts at one key in this process are one at a time (409 to the others, as a claim
-      // would answer); across processes the key's primary key decides.
-      const local = JSON.stringify([scope.accountId, scope.environment, scope.path, key]);
-      if (this.unclaimedInFlight.has(local)) return answerDecided({ kind: 'in_progress' }, replayed);
+    // A first attempt at a key goes unclaimed (its commit inserts the key with the answer) unless
+    // another attempt at the same key is under way in this process: that one, and any key with a
+    // row by then (a replay, a released attempt, another process's claim), goes through begin.
+    const local = JSON.stringify([scope.accountId, scope.environment, scope.path, key]);
+    if (request.firstAttemptUnclaimed && !this.unclaimedInFlight.has(local)) {
       this.unclaimedInFlight.add(local);
       try {
         const first = await this.perform({ ...hold, claimed: false, retryOfUnresolved: false }, work);
         if (first !== undefined) return first;
-        // The key has a row (a replay, a released attempt) or another request took it: begin decides.
       } finally {
         this.unclaimedInFlight.delete(local);
       }

@@ -630,7 +630,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     );
   });
 
-  it("reads a create's Idempotency-Key beside the credential: concurrent creates each get their own key's answer", async () => {
+  it("tries a create's new Idempotency-Key with its commit: concurrent creates each get their own key's answer", async () => {
     const used = newKey();
     const first = await create(linkBody('key-beside-1', '1.00'), used);
     expect(first.status).toBe(201);
@@ -652,8 +652,8 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
       }
       expect([strangers.status, strangers.headers.get('idempotent-replayed')]).toEqual([201, null]);
       expect(strangers.body.payout_id).not.toBe(first.body.payout_id);
-      // Each key's use came with its credential: only the used key was claimed first (begin, which
-      // replays); a new key went straight to its create's group, as read.
+      // Only the used key was claimed (begin, which replays); a new key went straight to its
+      // create's commit, which inserted it with the answer.
       expect(begin.mock.calls.map(([scope, key]) => [scope.accountId, key])).toEqual([
         [shop.accountId, used],
         [shop.accountId, used],

@@ -196,26 +196,57 @@ function startGatewayWithIdempotencyStore(
   );
 }
 
+/**
+ * The event store of a gateway whose creates are disturbed where their answer is written: in the
+ * create's own commit, beside its events (the plan's idempotency row). `beforeCreate` runs just
+ * before a create's commit; `failInsideCreate` fails the next create's commit from inside its
+ * transaction, after its rows were issued, as a connection reset there would.
+ */
+class DisturbedCreates {
+  beforeCreate: (() => Promise<void>) | undefined;
+  failInsideCreate = false;
+
+  constructor(private readonly inner: EventStore) {
+    return new Proxy(this, {
+      get: (target, name, receiver) =>
+        name in target ? Reflect.get(target, name, receiver) : Reflect.get(inner, name, inner),
+    });
+  }
+
+  async append(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
+    const createsPayout = appends.some((a) => a.streamType === 'payout' && a.expectedVersion === 'no_stream');
+    if (!createsPayout) return this.inner.append(appends, options);
+    const before = this.beforeCreate;
+    this.beforeCreate = undefined;
+    await before?.();
+    const fail = this.failInsideCreate;
+    this.failInsideCreate = false;
+    const inTransaction = options?.inTransaction;
+    return this.inner.append(appends, {
+      inTransaction: async (tx, events) => {
+        await inTransaction?.(tx, events);
+        if (fail) throw new Error('connection reset while storing the answer');
+      },
+    });
+  }
+}
+
+function startGatewayWithDisturbedCreates(): Promise<{ gateway: TestingGateway; creates: DisturbedCreates }> {
+  let creates: DisturbedCreates | undefined;
+  return startTestingGateway((builder) =>
+    builder.overrideProvider(EVENT_STORE).useFactory({
+      factory: (db: SqlClient) => (creates = new DisturbedCreates(new PostgresEventStore(db))),
+      inject: [SQL_CLIENT],
+    }),
+  ).then((gateway) => ({ gateway, creates: creates! }));
+}
+
 describe('a create whose answer could not be stored', () => {
   let gateway: TestingGateway;
-  let failNextComplete = false;
+  let creates: DisturbedCreates;
 
   beforeAll(async () => {
-    gateway = await startGatewayWithIdempotencyStore((store) => {
-      // A create's answer is stored in its transaction by claimWithin (a key not seen before) or
-      // completeWithin (a claimed key's retry): the next of either fails.
-      const failingFirst =
-        <Args extends unknown[]>(store: (...args: Args) => Promise<void>) =>
-        async (...args: Args) => {
-          if (failNextComplete) {
-            failNextComplete = false;
-            throw new Error('connection reset while storing the answer');
-          }
-          return store(...args);
-        };
-      store.completeWithin = failingFirst(store.completeWithin.bind(store));
-      store.claimWithin = failingFirst(store.claimWithin.bind(store));
-    });
+    ({ gateway, creates } = await startGatewayWithDisturbedCreates());
   });
   afterAll(() => gateway.close());
 
@@ -223,7 +254,7 @@ describe('a create whose answer could not be stored', () => {
     const call = client(gateway.url);
     const shop = await merchant(call, '100.00');
     const key = newKey();
-    failNextComplete = true;
+    creates.failInsideCreate = true;
     const first = await call('POST', '/sandbox/api/payout/create', {
       token: shop.token,
       key,
@@ -258,22 +289,12 @@ describe('a create whose answer could not be stored', () => {
 
 describe('a create whose key another process claims while it runs', () => {
   let gateway: TestingGateway;
-  /** Runs once, right after the create read its key unused: another gateway process claims it. */
-  let claimInBetween: ((store: IdempotencyStore) => Promise<void>) | undefined;
+  let creates: DisturbedCreates;
+  let db: SqlClient;
 
   beforeAll(async () => {
-    gateway = await startTestingGateway();
-    // A create reads its key's use beside its credential (ReadsKeyUseWithCredential).
-    const accounts = gateway.app.get<AccountsRepository>(ACCOUNTS);
-    const db = gateway.app.get<SqlClient>(SQL_CLIENT);
-    const authenticate = accounts.authenticateCredentialWith.bind(accounts);
-    accounts.authenticateCredentialWith = async (...args) => {
-      const found = await authenticate(...args);
-      const claim = claimInBetween;
-      claimInBetween = undefined;
-      await claim?.(new IdempotencyStore(db));
-      return found;
-    };
+    ({ gateway, creates } = await startGatewayWithDisturbedCreates());
+    db = gateway.app.get<SqlClient>(SQL_CLIENT);
   });
   afterAll(() => gateway.close());
 
@@ -290,7 +311,9 @@ describe('a create whose key another process claims while it runs', () => {
     } as const;
     const hash = requestHash('POST', scope.path, body);
     let other: IdempotencyStore | undefined;
-    claimInBetween = async (store) => {
+    // Right before the create commits its key with its answer, another gateway process claims it.
+    creates.beforeCreate = async () => {
+      const store = new IdempotencyStore(db);
       other = store;
       expect(await store.begin(scope, key, hash, 'po_other')).toMatchObject({ kind: 'proceed' });
     };
