@@ -6,6 +6,7 @@ export { AccountsRepository } from './accounts.repository';
 export { SecretBox } from './secret-box';
 export { secureRandomBytes } from './secure-random';
 export { copyOf32ByteKey } from './key-copy';
+export { resolveEncryptionKey, deriveSubkey } from './encryption-key';
 export type {
   AuthenticatedCredential,
   IssuedCredential,

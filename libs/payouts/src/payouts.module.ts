@@ -16,7 +16,8 @@ import {
   RecordPayoutPaidHandler,
 } from './commands/payout-lifecycle.handlers';
 import type { AppConfig } from '@payouts/config';
-import { APP_CONFIG, EVENT_STORE, resolveEncryptionKey } from '@payouts/platform';
+import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
+import { resolveEncryptionKey } from '@payouts/accounts';
 import type { EventStore } from '@payouts/event-store';
 import { AggregateCache } from './support/aggregate-cache';
 import { ClaimLinkTokens } from './support/claim-link-tokens';

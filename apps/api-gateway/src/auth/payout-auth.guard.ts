@@ -9,7 +9,8 @@ import type {
 } from '@payouts/accounts';
 import { IDEMPOTENCY_KEY_PATTERN, KEY_USE_BESIDE_CREDENTIAL_SQL } from '@payouts/idempotency';
 import type { AppConfig } from '@payouts/config';
-import { ApiError, APP_CONFIG } from '@payouts/platform';
+import { APP_CONFIG } from '@payouts/platform';
+import { ApiError } from '@payouts/http';
 import { PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL } from '@payouts/read-models';
 import type { PayoutMerchantView } from '@payouts/read-models';
 import { ACCOUNTS } from '../gateway.tokens';

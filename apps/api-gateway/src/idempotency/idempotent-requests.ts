@@ -4,7 +4,7 @@ import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import { IDEMPOTENCY_KEY_PATTERN, IdempotencyKeyTakenError, requestHash } from '@payouts/idempotency';
 import type { IdempotencyDecision, IdempotencyScope, IdempotencyStore } from '@payouts/idempotency';
-import { ApiError, toApiError } from '@payouts/platform';
+import { ApiError, toApiError } from '@payouts/http';
 import type { KeyUseRead, PayoutPrincipal } from '../auth/payout-principal';
 import { IDEMPOTENCY } from '../gateway.tokens';
 

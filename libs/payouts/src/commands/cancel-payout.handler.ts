@@ -24,7 +24,7 @@ import {
   reservationClosedUnderUs,
   toNewEvents,
 } from '../support/aggregate-streams';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
 import { retryOnConflict } from '../support/retry-on-conflict';

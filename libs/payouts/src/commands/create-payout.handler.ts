@@ -24,7 +24,7 @@ import { BALANCE_MAX_LAG_EVENTS } from '@payouts/read-models';
 import { appendWithReadModels, AppendWithReadModelsOptions } from '../support/append-with-read-models';
 import { GroupCommit } from '../support/group-commit';
 import { expectedVersionOf, loadAggregate, toNewEvents } from '../support/aggregate-streams';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { ClaimLinkTokens } from '../support/claim-link-tokens';
 import { newHandoffToken, newPayoutId } from '../support/identifiers';
 import { AggregateCache } from '../support/aggregate-cache';

@@ -21,7 +21,7 @@ import {
   payoutStreamId,
 } from '@payouts/domain';
 import type { EventStore, StreamAppend } from '@payouts/event-store';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { AggregateCache } from '../support/aggregate-cache';
 import { expectedVersionOf, loadAggregate, LoadedAggregate, toNewEvents } from '../support/aggregate-streams';

@@ -13,7 +13,7 @@ import {
 import type { EventStore } from '@payouts/event-store';
 import { appendWithReadModels } from '../support/append-with-read-models';
 import { expectedVersionOf, toNewEvents } from '../support/aggregate-streams';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { AggregateCache } from '../support/aggregate-cache';
 import { LedgerLocks } from '../support/ledger-locks';
 import { retryOnConflict } from '../support/retry-on-conflict';

@@ -13,7 +13,7 @@ import {
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { loadAggregate, toNewEvents } from '../support/aggregate-streams';
 import { appendWithReadModels } from '../support/append-with-read-models';
 import { ClaimLinkTokens } from '../support/claim-link-tokens';
