@@ -7,9 +7,5 @@ export { SecretBox } from './secret-box';
 export { secureRandomBytes } from './secure-random';
 export { copyOf32ByteKey } from './key-copy';
 export { resolveEncryptionKey, deriveSubkey } from './encryption-key';
-export type {
-  AuthenticatedCredential,
-  IssuedCredential,
-  CredentialSummary,
-  ReadBesideCredential,
-} from './accounts.repository';
+export type { IssuedCredential, CredentialSummary } from './accounts.repository';
+export type { AuthenticatedCredential, ReadBesideCredential } from './credential-look-up';
