@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
-import { APP_CONFIG, resolveEncryptionKey, SQL_CLIENT } from '@payouts/platform';
+import { APP_CONFIG, SQL_CLIENT } from '@payouts/platform';
+import { resolveEncryptionKey } from '@payouts/accounts';
 import { ACCOUNTS } from './gateway.tokens';
 
 /**

@@ -3,7 +3,7 @@ import { SecretBox } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import {
   ConsumeOptions,
@@ -19,7 +19,7 @@ import {
   KafkaTransport,
   startRelay,
 } from '@payouts/webhooks';
-import { resolveEncryptionKey } from '@payouts/platform';
+import { resolveEncryptionKey } from '@payouts/accounts';
 
 /** After a failed start of the Kafka consumer (broker not up yet), the next try. */
 const CONSUMER_RETRY_MS = 5_000;

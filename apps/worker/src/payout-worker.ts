@@ -8,54 +8,31 @@ import {
   DomainError,
   DomainErrorCode,
   Environment,
-  evolvePayout,
-  initialPayoutState,
   isFinalPayout,
   parseMoney,
-  PayoutEvent,
-  PayoutState,
-  payoutStreamId,
   ZERO_MONEY,
 } from '@payouts/domain';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
-import { IDEMPOTENCY_RETENTION_DAYS, IdempotencyStore } from '@payouts/idempotency';
+import { IdempotencyStore } from '@payouts/idempotency';
 import type { PayoutRail } from '@payouts/payout-rail';
 import { PAYOUT_RAIL } from '@payouts/payout-rail';
 import {
   ExpirePayoutCommand,
-  FailPayoutCommand,
-  FlagForReviewCommand,
   MarkAwaitingFloatCommand,
-  RecordPayoutPaidCommand,
   ReserveFloatCommand,
   TopUpFloatCommand,
 } from '@payouts/payouts';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { IdempotencyPurge } from './idempotency-purge';
+import { loadPayout } from './load-payout';
 import { applyToJobs, PAYOUT_JOBS_SUBSCRIPTION_ID, PayoutJob, PayoutJobs } from './payout-jobs';
+import { PayoutSending, StepOutcome } from './payout-sending';
 
 const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 
-/** A payout under review waits for the operator; the approval wakes it, this is only a safety net. */
-const REVIEW_RECHECK_MS = 60_000;
 /** Failed steps back off from the poll interval, doubling, to at most a minute. */
 const MAX_BACKOFF_MS = 60_000;
-/**
- * Idempotency keys past their retention are deleted this often. begin already treats them as
- * gone, so the purge only reclaims space: hourly is plenty, and each purge is bounded (batches).
- */
-const IDEMPOTENCY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
-/** After a failed purge, sooner than the full interval. */
-const IDEMPOTENCY_PURGE_RETRY_MS = 60_000;
-
-/** Reasons shown to the merchant as safe_reason: short codes, never the recipient's details. */
-export const SAFE_REASONS = {
-  underReview: 'under_review',
-  detailsMissing: 'receiving_details_missing',
-  declined: 'declined_by_rail',
-} as const;
-
-type StepOutcome = { done: true } | { done: false; nextInMs: number };
 
 /**
  * The process manager behind everything that moves a payout after the recipient confirms, and
@@ -81,9 +58,8 @@ type StepOutcome = { done: true } | { done: false; nextInMs: number };
 export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PayoutWorker');
   private readonly jobs: PayoutJobs;
-  private readonly idempotency: IdempotencyStore;
-  /** Production time in ms of the next purge; 0: on the first pass. */
-  private nextPurgeAtMs = 0;
+  private readonly sending: PayoutSending;
+  private readonly idempotencyPurge: IdempotencyPurge;
   private subscription: FeedSubscription | undefined;
   private stopping = false;
   private loop: Promise<void> | undefined;
@@ -95,13 +71,14 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(SQL_CLIENT) db: SqlClient,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(PAYOUT_RAIL) private readonly rail: PayoutRail,
+    @Inject(PAYOUT_RAIL) rail: PayoutRail,
     @Inject(RECEIVING_DETAILS_VAULT) private readonly vault: ReceivingDetailsVault,
     private readonly commands: CommandBus,
   ) {
     this.jobs = new PayoutJobs(db);
+    this.sending = new PayoutSending(store, rail, vault, commands, config.workerPollMs);
     // The database's clock, as the gateway's store uses: one clock decides a key's age.
-    this.idempotency = new IdempotencyStore(db);
+    this.idempotencyPurge = new IdempotencyPurge(new IdempotencyStore(db), clock, this.logger);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -132,7 +109,7 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.error(`a worker pass failed: ${describe(error)}`);
       }
       // Outside the pass, so a failing pass never holds it up; it catches its own errors.
-      await this.idempotencyPurgePass();
+      await this.idempotencyPurge.passIfDue(this.stopping);
       if (this.stopping) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.config.workerPollMs);
@@ -183,7 +160,7 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
         } catch (error) {
           if (isRefusal(error, 'invalid_transition', 'payout_not_found')) {
             // Not processing any more: nothing to send. A final payout's job is done.
-            const payout = await this.loadPayout(job.payoutId);
+            const payout = await loadPayout(this.store, job.payoutId);
             if (payout.state.status === 'none' || isFinalPayout(payout.state)) {
               await this.jobs.finish(job.payoutId, this.clock.now());
               continue;
@@ -218,7 +195,7 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async step(job: PayoutJob): Promise<void> {
     let outcome: StepOutcome;
     try {
-      outcome = await this.advance(job);
+      outcome = await this.sending.advance(job);
     } catch (error) {
       const backoff = Math.min(MAX_BACKOFF_MS, this.config.workerPollMs * 2 ** Math.min(job.attempts, 16));
       this.logger.warn(`payout ${job.payoutId}: ${describe(error)}; next look in ${backoff} ms`);
@@ -231,76 +208,6 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.vault.forget(job.payoutId);
       await this.jobs.finish(job.payoutId, this.clock.now());
     } else await this.jobs.reschedule(job, new Date(this.clock.now().getTime() + outcome.nextInMs), null);
-  }
-
-  /** One look at a payout whose float is set aside: decided from the event store and the rail, never from memory. */
-  private async advance(job: PayoutJob): Promise<StepOutcome> {
-    const { state: payout, events } = await this.loadPayout(job.payoutId);
-    if (payout.status === 'none') throw new Error('the payout does not exist');
-    switch (payout.status) {
-      case 'paid':
-      case 'cancelled':
-      case 'expired':
-        return { done: true };
-      case 'failed': {
-        // A rejected review: make sure the rail never lets the held transfer go.
-        const held = await this.rail.get(payout.payoutId);
-        if (held?.status === 'held') await this.rail.cancelHold(payout.payoutId);
-        return { done: true };
-      }
-      case 'review_required':
-        return { done: false, nextInMs: REVIEW_RECHECK_MS };
-      case 'awaiting_choice':
-        throw new Error('a payout with float set aside must have been confirmed');
-      case 'processing':
-        break;
-      default: {
-        const _never: never = payout;
-        throw new Error(`unknown payout status ${JSON.stringify(_never)}`);
-      }
-    }
-
-    let transfer = await this.rail.get(payout.payoutId);
-    if (transfer === null) {
-      const details = await this.vault.load(payout.payoutId);
-      if (details === null) {
-        await this.commands.execute(new FailPayoutCommand(payout.payoutId, SAFE_REASONS.detailsMissing));
-        return { done: true };
-      }
-      transfer = await this.rail.send({
-        transferId: payout.payoutId,
-        environment: payout.environment,
-        amount: payout.amount,
-        currency: payout.currency,
-        details,
-      });
-    }
-    switch (transfer.status) {
-      case 'pending':
-        return { done: false, nextInMs: this.config.workerPollMs };
-      case 'paid':
-        if (transfer.receiptReference === null)
-          throw new Error('the rail reported a payment without a receipt');
-        await this.commands.execute(new RecordPayoutPaidCommand(payout.payoutId, transfer.receiptReference));
-        return { done: true };
-      case 'failed':
-        await this.commands.execute(
-          new FailPayoutCommand(payout.payoutId, transfer.failureReason ?? SAFE_REASONS.declined),
-        );
-        return { done: true };
-      case 'held':
-        // After the operator approved, the payout is processing again and the rail is told to go on.
-        if (events.some((e) => e.type === 'PayoutReviewApproved')) {
-          await this.rail.releaseHold(payout.payoutId);
-          return { done: false, nextInMs: this.config.workerPollMs };
-        }
-        await this.commands.execute(new FlagForReviewCommand(payout.payoutId, SAFE_REASONS.underReview));
-        return { done: false, nextInMs: REVIEW_RECHECK_MS };
-      default: {
-        const _never: never = transfer.status;
-        throw new Error(`unknown rail status ${String(_never)}`);
-      }
-    }
   }
 
   /** Expiry timers fire on the environment's clock, so advancing the sandbox clock fires sandbox timers. */
@@ -318,26 +225,6 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
         else this.logger.warn(`cannot expire ${payoutId}: ${describe(error)}`);
       }
     }
-  }
-
-  /** Deletes idempotency keys (and their stored answers) past retention, when due. */
-  private async idempotencyPurgePass(): Promise<void> {
-    const nowMs = this.clock.now().getTime();
-    if (this.stopping || nowMs < this.nextPurgeAtMs) return;
-    try {
-      const purged = await this.idempotency.purgeExpired();
-      this.nextPurgeAtMs = nowMs + IDEMPOTENCY_PURGE_INTERVAL_MS;
-      this.logger.log(`purged ${purged} idempotency keys older than ${IDEMPOTENCY_RETENTION_DAYS} days`);
-    } catch (error) {
-      this.nextPurgeAtMs = nowMs + IDEMPOTENCY_PURGE_RETRY_MS;
-      this.logger.error(`the idempotency key purge failed: ${describe(error)}`);
-    }
-  }
-
-  private async loadPayout(payoutId: string): Promise<{ state: PayoutState; events: PayoutEvent[] }> {
-    const { events: recorded } = await this.store.readStream(payoutStreamId(payoutId));
-    const events = recorded.map((r) => ({ type: r.type, data: r.data }) as PayoutEvent);
-    return { state: events.reduce(evolvePayout, initialPayoutState()), events };
   }
 }
 

@@ -1,5 +1,6 @@
-import { BatchedLookUps } from '@payouts/database';
-import type { RowStatement, SqlClient } from '@payouts/database';
+import type { SqlClient } from '@payouts/database';
+import { AuthenticatedCredential, CredentialLookUp, ReadBesideCredential } from './credential-look-up';
+import { requireBoolean, requireEnvironment, requireText, scopesFor } from './account-input';
 import { normaliseOrigin } from './origins';
 import { SecretBox } from './secret-box';
 import {
@@ -13,28 +14,10 @@ import {
   newCheckoutSecret,
   newCredentialId,
   newCredentialToken,
-  parseTokenPrefix,
-  PAYOUT_SCOPES,
   PayoutScope,
   tokenPrefixFor,
   tokenVerifier,
 } from './tokens';
-
-/** What a checkout or payout Bearer token stands for, read fresh on every request. */
-export interface AuthenticatedCredential {
-  credentialId: string;
-  accountId: string;
-  environment: Environment;
-  kind: CredentialKind;
-  scopes: PayoutScope[];
-  account: {
-    payoutsApproved: boolean;
-    /** For the credential's environment. */
-    payoutsEnabled: boolean;
-    /** For the credential's environment, normalised (see normaliseOrigin). */
-    returnUrlOrigins: string[];
-  };
-}
 
 export interface IssuedCredential {
   credentialId: string;
@@ -59,61 +42,6 @@ export interface CredentialSummary {
   revokedAt: string | null;
 }
 
-interface CredentialRow {
-  credential_id: string;
-  account_id: string;
-  environment: Environment;
-  kind: CredentialKind;
-  scopes: PayoutScope[];
-  payouts_approved: boolean;
-  payouts_enabled: boolean;
-  return_url_origins: string[];
-  /** The row of a read beside the credential (authenticateCredentialWith), as JSON. */
-  beside?: unknown;
-}
-
-// One indexed look-up (the unique index on token_verifier) with the account and the settings of
-// the credential's environment. Never cached: a revocation or a settings change counts from the
-// very next request.
-const CREDENTIAL_COLUMNS = `c.credential_id, c.account_id, c.environment, c.kind, c.scopes,
-       a.payouts_approved, e.payouts_enabled, e.return_url_origins`;
-const CREDENTIAL_JOINS = `JOIN accounts a ON a.account_id = c.account_id
-  JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment`;
-/**
- * The credential look-up of every request read in one turn, as one statement (see BatchedLookUps),
- * each request's read beside it (ReadBesideCredential) in the same statement, per credential row.
- * A request's parameters come in as the text columns `t.verifier`, `t.p1`, `t.p2`, …
- */
-function credentialLookUps(besideSql: string | undefined, besideParams: number): RowStatement {
-  const columns = ['verifier', ...Array.from({ length: besideParams }, (_, i) => `p${i + 1}`)];
-  const beside =
-    besideSql === undefined ? '' : `,\n       (SELECT to_json(b) FROM (${besideSql}) b) AS beside`;
-  return {
-    sql: `SELECT ${columns.map((column) => `t.${column}`).join(', ')}, ${CREDENTIAL_COLUMNS}${beside}
-  FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS t(${columns.join(', ')})
-  JOIN credentials c ON c.token_verifier = t.verifier AND c.revoked_at IS NULL
-  ${CREDENTIAL_JOINS}`,
-    answers:
-      besideParams === 0
-        ? { rowKey: (row) => String(row['verifier']), paramsKey: (params) => String(params[0]) }
-        : {
-            rowKey: (row) => JSON.stringify(columns.map((column) => row[column])),
-            paramsKey: (params) => JSON.stringify(params),
-          },
-  };
-}
-
-/**
- * A read that rides in the credential look-up's own statement: a SELECT of at most one row that
- * may use `c.account_id` and `c.environment` (the credential's) and its parameters as the text
- * columns `t.p1`, `t.p2`, … Its row comes back as a JSON object in column order, or null. Only for
- * fixed SQL text, never built from input.
- */
-export interface ReadBesideCredential {
-  sql: string;
-  params: readonly string[];
-}
-
 const AUTHENTICATE_ADMIN_SQL = 'SELECT account_id FROM accounts WHERE admin_token_verifier = $1';
 
 /**
@@ -125,18 +53,12 @@ const AUTHENTICATE_ADMIN_SQL = 'SELECT account_id FROM accounts WHERE admin_toke
 export class AccountsRepository {
   readonly #db: SqlClient;
   readonly #box: SecretBox;
-  readonly #credentials: BatchedLookUps<CredentialRow>;
-  /**
-   * The look-ups with a read beside, by its SQL: each composed once (a freshly concatenated text
-   * would be hashed again on every request to find its prepared statement, about 2% of a Get
-   * Payout's gateway time). Bounded because the beside SQL is fixed text, never built from input.
-   */
-  readonly #credentialsWith = new Map<string, BatchedLookUps<CredentialRow>>();
+  readonly #credentials: CredentialLookUp;
 
   constructor(db: SqlClient, secretKey: Buffer) {
     this.#db = db;
     this.#box = new SecretBox(secretKey);
-    this.#credentials = new BatchedLookUps(db.reads, credentialLookUps(undefined, 0));
+    this.#credentials = new CredentialLookUp(db);
   }
 
   async createAccount(input: {
@@ -175,7 +97,7 @@ export class AccountsRepository {
    * requests read in one turn of the event loop share one statement.
    */
   async authenticateCredential(token: string): Promise<AuthenticatedCredential | null> {
-    return (await this.#authenticate(token, undefined))?.credential ?? null;
+    return (await this.#credentials.authenticate(token, undefined))?.credential ?? null;
   }
 
   /**
@@ -188,33 +110,7 @@ export class AccountsRepository {
     token: string,
     beside: ReadBesideCredential,
   ): Promise<{ credential: AuthenticatedCredential; beside: unknown } | null> {
-    return this.#authenticate(token, beside);
-  }
-
-  async #authenticate(
-    token: string,
-    beside: ReadBesideCredential | undefined,
-  ): Promise<{ credential: AuthenticatedCredential; beside: unknown } | null> {
-    if (typeof token !== 'string') return null;
-    const named = parseTokenPrefix(token);
-    if (!named || named.kind === 'admin' || named.environment === null) return null;
-    if (!hasWellFormedBody(token, tokenPrefixFor(named.kind, named.environment))) return null;
-    const verifier = tokenVerifier(token);
-    const [row] = beside
-      ? await this.#credentialWith(verifier, beside)
-      : await this.#credentials.lookUp([verifier]);
-    // The prefix is part of the hashed token, so a stored row always agrees with it; checked anyway.
-    if (!row || row.kind !== named.kind || row.environment !== named.environment) return null;
-    return { credential: credentialOf(row), beside: row.beside ?? null };
-  }
-
-  #credentialWith(verifier: string, beside: ReadBesideCredential): Promise<CredentialRow[]> {
-    let lookUps = this.#credentialsWith.get(beside.sql);
-    if (lookUps === undefined) {
-      lookUps = new BatchedLookUps(this.#db.reads, credentialLookUps(beside.sql, beside.params.length));
-      this.#credentialsWith.set(beside.sql, lookUps);
-    }
-    return lookUps.lookUp([verifier, ...beside.params]);
+    return this.#credentials.authenticate(token, beside);
   }
 
   async accountExists(accountId: string): Promise<boolean> {
@@ -389,50 +285,6 @@ export class AccountsRepository {
   }
 }
 
-function scopesFor(kind: CredentialKind, requested: PayoutScope[] | undefined): PayoutScope[] {
-  if (kind === 'checkout') {
-    if (requested !== undefined && (!Array.isArray(requested) || requested.length > 0)) {
-      throw new Error('checkout credentials have no scopes');
-    }
-    return [];
-  }
-  if (requested === undefined) return [...PAYOUT_SCOPES];
-  if (!Array.isArray(requested)) throw new Error('scopes must be an array');
-  for (const scope of requested) {
-    if (!PAYOUT_SCOPES.includes(scope)) throw new Error(`unknown scope: ${String(scope)}`);
-  }
-  if (requested.length === 0) throw new Error('a payout credential needs at least one scope');
-  return PAYOUT_SCOPES.filter((scope) => requested.includes(scope));
-}
-
-function requireText(value: unknown, field: string): asserts value is string {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new Error(`${field} must be a non-empty string`);
-}
-
-function requireBoolean(value: unknown, field: string): asserts value is boolean {
-  if (typeof value !== 'boolean') throw new Error(`${field} must be true or false`);
-}
-
-function requireEnvironment(value: unknown): asserts value is Environment {
-  if (!ENVIRONMENTS.includes(value as Environment)) throw new Error(`unknown environment: ${String(value)}`);
-}
-
 function isoString(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
-}
-
-function credentialOf(row: CredentialRow): AuthenticatedCredential {
-  return {
-    credentialId: row.credential_id,
-    accountId: row.account_id,
-    environment: row.environment,
-    kind: row.kind,
-    scopes: [...row.scopes],
-    account: {
-      payoutsApproved: row.payouts_approved,
-      payoutsEnabled: row.payouts_enabled,
-      returnUrlOrigins: [...row.return_url_origins],
-    },
-  };
 }

@@ -6,9 +6,6 @@ export { AccountsRepository } from './accounts.repository';
 export { SecretBox } from './secret-box';
 export { secureRandomBytes } from './secure-random';
 export { copyOf32ByteKey } from './key-copy';
-export type {
-  AuthenticatedCredential,
-  IssuedCredential,
-  CredentialSummary,
-  ReadBesideCredential,
-} from './accounts.repository';
+export { resolveEncryptionKey, deriveSubkey } from './encryption-key';
+export type { IssuedCredential, CredentialSummary } from './accounts.repository';
+export type { AuthenticatedCredential, ReadBesideCredential } from './credential-look-up';

@@ -1,5 +1,5 @@
 import type { AppConfig } from '@payouts/config';
-import { deriveSubkey, resolveEncryptionKey } from '@payouts/platform';
+import { deriveSubkey, resolveEncryptionKey } from '@payouts/accounts';
 
 /** The keys of the claim flow, all from the one ENCRYPTION_KEY. */
 export interface ClaimsKeys {

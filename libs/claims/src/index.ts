@@ -2,6 +2,8 @@
 export * from './receiving-details-vault';
 export * from './postgres-receiving-details-vault';
 export * from './verification-code-store';
+export { VERIFICATION_CODE_LIMITS } from './verification-code-limits';
+export type { CodeCheck, CodeIssue } from './verification-code-limits';
 export * from './page-session-store';
 export * from './claims-keys';
 export * from './claims.module';

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { PostgresSqlClient } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
-import { CodeCheck, VERIFICATION_CODE_LIMITS, VerificationCodeStore } from './verification-code-store';
+import { CodeCheck, VERIFICATION_CODE_LIMITS } from './verification-code-limits';
+import { VerificationCodeStore } from './verification-code-store';
 
 const SECOND_MS = 1000;
 const HMAC_KEY = randomBytes(32);

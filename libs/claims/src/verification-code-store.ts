@@ -1,103 +1,37 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
+import {
+  CodeCheck,
+  CodeIssue,
+  nextIssueMs,
+  secondsUntil,
+  VERIFICATION_CODE_LIMITS,
+} from './verification-code-limits';
+import {
+  CLIENT_LOCK_NAMESPACE,
+  CodeRow,
+  COUNT_WRONG_SQL,
+  CURRENT_CODE_SQL,
+  FORGET_OLD_ATTEMPTS_SQL,
+  FORGET_OLD_SENDS_SQL,
+  LOCK_SQL,
+  MARK_USED_SQL,
+  PAYOUT_LOCK_NAMESPACE,
+  PURGE_ATTEMPTS_SQL,
+  PURGE_CODES_SQL,
+  PURGE_SENDS_SQL,
+  RECENT_ATTEMPTS_SQL,
+  RECENT_SENDS_SQL,
+  RECORD_ATTEMPT_SQL,
+  RECORD_SEND_SQL,
+  REVOKE_SQL,
+  STORE_CODE_SQL,
+} from './verification-code-sql';
 
-/**
- * The limits of e-mailed verification codes (link delivery). A code is 6 digits, so its strength
- * comes from these limits, not from its length: 5 tries per code, 5 codes per hour per payout and
- * 20 tries per 10 minutes per client give a guesser about 1 in 40,000 per payout per hour.
- */
-export const VERIFICATION_CODE_LIMITS = {
-  codeDigits: 6,
-  /** How long a code is valid after it is issued. */
-  codeTtlMs: 10 * 60_000,
-  /** Wrong tries that lock a code; only a new code (a new e-mail) unlocks the payout. */
-  maxWrongAttempts: 5,
-  /** Least time between two codes for one payout: a double click sends one e-mail. */
-  resendIntervalMs: 30_000,
-  /** Most codes per payout in any sendWindowMs: bounds the e-mails one link can trigger. */
-  maxSendsPerWindow: 5,
-  sendWindowMs: 60 * 60_000,
-  /** Most verification attempts per client key (IP address) in any clientWindowMs, across payouts. */
-  maxClientAttempts: 20,
-  clientWindowMs: 10 * 60_000,
-} as const;
-
-export type CodeIssue =
-  /** Send `code` to the recipient (and never log it); it is valid until `expiresAt`. */
-  | { ok: true; code: string; expiresAt: Date }
-  /** Too soon or too many: the next code can be issued in `retryAfterSeconds`. */
-  | { ok: false; retryAfterSeconds: number };
-
-export type CodeCheck =
-  | { outcome: 'verified' }
-  | { outcome: 'wrong'; triesLeft: number }
-  /** Too many wrong tries: nothing is accepted until a new code is issued. */
-  | { outcome: 'locked' }
-  | { outcome: 'expired' }
-  /** No code for this payout and link: never issued, already used, or issued for a link since rotated. */
-  | { outcome: 'no_code' }
-  /** This client tried too often (across payouts): try again in `retryAfterSeconds`. */
-  | { outcome: 'rate_limited'; retryAfterSeconds: number };
-
-/** Advisory lock namespaces (the two-integer form, apart from the migrations' one-bigint lock). */
-const PAYOUT_LOCK_NAMESPACE = 704_001;
-const CLIENT_LOCK_NAMESPACE = 704_002;
 const MAX_ID_LENGTH = 191;
 const MAX_CLIENT_KEY_LENGTH = 255;
 const PURGE_BATCH_ROWS = 5_000;
 const MAX_PURGE_BATCHES = 1_000;
-
-const LOCK_SQL = 'SELECT pg_advisory_xact_lock($1::integer, hashtext($2::text))';
-
-const RECENT_SENDS_SQL = `SELECT sent_at FROM claim_code_sends
-  WHERE payout_id = $1 AND sent_at > $2::timestamptz ORDER BY sent_at`;
-
-const FORGET_OLD_SENDS_SQL =
-  'DELETE FROM claim_code_sends WHERE payout_id = $1 AND sent_at <= $2::timestamptz';
-
-const RECORD_SEND_SQL = 'INSERT INTO claim_code_sends (payout_id, sent_at) VALUES ($1, $2::timestamptz)';
-
-// The one row per payout: a new code replaces the old one, its tries and its use.
-const STORE_CODE_SQL = `INSERT INTO claim_verification_codes
-    (payout_id, link_id, code_hash, issued_at, expires_at, failed_attempts, verified_at)
-  VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, 0, NULL)
-  ON CONFLICT (payout_id) DO UPDATE SET link_id = EXCLUDED.link_id, code_hash = EXCLUDED.code_hash,
-    issued_at = EXCLUDED.issued_at, expires_at = EXCLUDED.expires_at, failed_attempts = 0, verified_at = NULL`;
-
-const RECENT_ATTEMPTS_SQL = `SELECT attempted_at FROM claim_verification_attempts
-  WHERE client_key_hash = $1 AND attempted_at > $2::timestamptz ORDER BY attempted_at`;
-
-const FORGET_OLD_ATTEMPTS_SQL = `DELETE FROM claim_verification_attempts
-  WHERE client_key_hash = $1 AND attempted_at <= $2::timestamptz`;
-
-const RECORD_ATTEMPT_SQL = `INSERT INTO claim_verification_attempts (client_key_hash, attempted_at)
-  VALUES ($1, $2::timestamptz)`;
-
-const CURRENT_CODE_SQL = `SELECT link_id, code_hash, expires_at, failed_attempts, verified_at
-  FROM claim_verification_codes WHERE payout_id = $1`;
-
-const COUNT_WRONG_SQL = `UPDATE claim_verification_codes SET failed_attempts = failed_attempts + 1
-  WHERE payout_id = $1 RETURNING failed_attempts`;
-
-const MARK_USED_SQL =
-  'UPDATE claim_verification_codes SET verified_at = $2::timestamptz WHERE payout_id = $1';
-
-const REVOKE_SQL = 'DELETE FROM claim_verification_codes WHERE payout_id = $1';
-
-const PURGE_SENDS_SQL = `DELETE FROM claim_code_sends WHERE ctid IN (
-  SELECT ctid FROM claim_code_sends WHERE sent_at <= $1::timestamptz LIMIT $2::integer)`;
-const PURGE_ATTEMPTS_SQL = `DELETE FROM claim_verification_attempts WHERE ctid IN (
-  SELECT ctid FROM claim_verification_attempts WHERE attempted_at <= $1::timestamptz LIMIT $2::integer)`;
-const PURGE_CODES_SQL = `DELETE FROM claim_verification_codes WHERE payout_id IN (
-  SELECT payout_id FROM claim_verification_codes WHERE expires_at <= $1::timestamptz LIMIT $2::integer)`;
-
-interface CodeRow {
-  link_id: string;
-  code_hash: string;
-  expires_at: Date | string;
-  failed_attempts: number;
-  verified_at: Date | string | null;
-}
 
 /**
  * Verification codes for link delivery, in PostgreSQL (PGlite or a server). A code is stored only
@@ -295,27 +229,10 @@ export class VerificationCodeStore {
   }
 }
 
-/** The earliest time the next code may go out, given this payout's sends in the window (oldest first). */
-function nextIssueMs(sentAt: number[]): number {
-  const limits = VERIFICATION_CODE_LIMITS;
-  let next = Number.NEGATIVE_INFINITY;
-  const last = sentAt[sentAt.length - 1];
-  if (last !== undefined) next = last + limits.resendIntervalMs;
-  if (sentAt.length >= limits.maxSendsPerWindow) {
-    const blocking = sentAt[sentAt.length - limits.maxSendsPerWindow]!;
-    next = Math.max(next, blocking + limits.sendWindowMs);
-  }
-  return next;
-}
-
 function sameHash(storedHex: string, candidateHex: string): boolean {
   const stored = Buffer.from(storedHex, 'hex');
   const candidate = Buffer.from(candidateHex, 'hex');
   return stored.length === candidate.length && timingSafeEqual(stored, candidate);
-}
-
-function secondsUntil(ms: number, now: Date): number {
-  return Math.max(1, Math.ceil((ms - now.getTime()) / 1000));
 }
 
 /** Both drivers return timestamptz as a Date; a string is accepted too, so a driver change is harmless. */

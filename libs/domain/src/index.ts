@@ -8,6 +8,7 @@ export * from './money/money';
 export * from './payout/payout.events';
 export * from './payout/payout.commands';
 export * from './payout/payout.state';
+export * from './payout/payout.evolve';
 export * from './payout/payout.limits';
 export * from './payout/payout.decide';
 export * from './ledger/ledger.events';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
-import { ApiError, toApiError } from '@payouts/platform';
+import { ApiError, toApiError } from '@payouts/http';
 import type { IdempotencyHold } from './idempotency-hold';
 import { IDEMPOTENCY_KEY_PATTERN, requestHash } from './idempotency-key';
 import { IdempotencyStore } from './idempotency-store';

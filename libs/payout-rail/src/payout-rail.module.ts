@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { PAYOUT_RAIL } from './payout-rail.port';
 import { SimulatedPayoutRail } from './simulated-payout-rail';

@@ -1,5 +1,5 @@
 import type { Environment, ReceivingDetails } from '@payouts/domain';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { TestDatabase, testBackends } from '@payouts/testing';
 import { RailRequestError, RailTransferRequest } from './payout-rail.port';
 import { SimulatedPayoutRail } from './simulated-payout-rail';

@@ -10,7 +10,7 @@ import {
   simulatedRailOutcome,
   SimulatedRailOutcome,
 } from '@payouts/domain';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import {
   PayoutRail,
   RailRequestError,

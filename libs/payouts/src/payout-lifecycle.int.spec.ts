@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { Test } from '@nestjs/testing';
 import { CommandBus, CqrsModule, QueryBus } from '@nestjs/cqrs';
 import { DomainError, DomainErrorCode, floatStreamId, LedgerLimits, PayoutState } from '@payouts/domain';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import {
   assertMoneyInvariants,
   TestDatabase,

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@payouts/config';
-import { APP_CONFIG, resolveEncryptionKey } from '@payouts/platform';
+import { APP_CONFIG } from '@payouts/platform';
+import { resolveEncryptionKey } from '@payouts/accounts';
 import { WriteSideModule } from '@payouts/write-side';
 import { CancelPayoutHandler } from './cancel-payout/cancel-payout.handler';
 import { IssueClaimLinkHandler } from './claim-link/issue-claim-link.handler';

@@ -4,15 +4,18 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
 import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
+import {
+  answerClientError,
+  ApiError,
+  ApiExceptionFilter,
+  parseJsonBody,
+  repeatedHeaderRefusal,
+  RouteMethods,
+  sendApiError,
+  unstorableTextRefusal,
+} from '@payouts/http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ApiError } from './http/api-error';
-import { ApiExceptionFilter, sendApiError } from './http/api-exception.filter';
-import { answerClientError } from './http/client-error';
-import { parseJsonBody } from './http/json-body-parser';
-import { repeatedHeaderRefusal } from './http/repeated-headers';
-import { RouteMethods } from './http/route-methods';
-import { unstorableTextRefusal } from './http/unstorable-text';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;

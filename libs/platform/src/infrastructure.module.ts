@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { SandboxAwareClock } from '@payouts/clock';
 import { AppConfig } from '@payouts/config';
 import { migrate, openDatabase } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
@@ -7,7 +8,6 @@ import { PostgresEventStore } from '@payouts/event-store';
 import type { EventStore } from '@payouts/event-store';
 import { createReadModelClient } from '@payouts/read-models';
 import type { ReadModelClient } from '@payouts/read-models';
-import { SandboxAwareClock } from './sandbox-clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE, READ_MODELS, SQL_CLIENT } from './tokens';
 
 /** Closes the database last, after every subscriber stopped in onModuleDestroy. */

@@ -3,15 +3,8 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { loadConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore } from '@payouts/event-store';
-import {
-  APP_CONFIG,
-  CLOCK,
-  Clock,
-  EVENT_STORE,
-  READ_MODELS,
-  SQL_CLIENT,
-  systemClock,
-} from '@payouts/platform';
+import { APP_CONFIG, CLOCK, EVENT_STORE, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
+import { Clock, systemClock } from '@payouts/clock';
 import { createReadModelClient } from '@payouts/read-models';
 
 /**

@@ -12,6 +12,15 @@ export * from './schedule';
 export * from './payout-webhook-event';
 export * from './store/webhook-endpoints';
 export * from './store/webhook-events';
+export { EVENT_LOG_PAGE } from './store/webhook-event-log';
+export type {
+  AttemptLogEntry,
+  DeliveryLogEntry,
+  DeliveryStatus,
+  DeliveryTrigger,
+  EventLogEntry,
+} from './store/webhook-event-log';
+export * from './store/paid-payout-events';
 export * from './store/delivery-queue';
 export * from './transport/event-transport';
 export * from './transport/in-process-transport';

@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { loadConfig } from '@payouts/config';
-import { ApiExceptionFilter } from '@payouts/platform';
+import { ApiExceptionFilter } from '@payouts/http';
 import { AllInOneAppModule } from '../../../apps/all-in-one/src/all-in-one-app.module';
 import { OPERATOR_TOKEN } from './gateway-harness';
 

@@ -1,12 +1,9 @@
-import type { AccountsRepository } from '@payouts/accounts';
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore, StreamVersionConflictError } from '@payouts/event-store';
 import type { AppendOptions, AppendResult, EventStore, StreamAppend } from '@payouts/event-store';
 import { IdempotencyStore, requestHash } from '@payouts/idempotency';
 import { MAX_CONFLICT_ATTEMPTS } from '@payouts/write-side';
 import { EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
-import { ACCOUNTS } from '../../../apps/api-gateway/src/gateway.tokens';
-import { IDEMPOTENCY_STORE as IDEMPOTENCY } from '@payouts/idempotency';
 import { client, linkBody, merchant, newKey, PAYOUT_CORE_FIELDS } from './gateway-harness';
 import type { Call, Merchant } from './gateway-harness';
 import { startTestingGateway, TestingGateway } from './testing-gateway';
@@ -179,22 +176,6 @@ async function expectBooks(
 /** Nothing written: no payout with the reference, and the 100.00 untouched. */
 const expectNoPayout = (call: Call, shop: Merchant, reference: string) =>
   expectBooks(call, shop, reference, { payouts: 0, available: '100.00', holds: '0.00' });
-
-/** A gateway whose idempotency store `adapt` changed (a fault, a race) before it starts. */
-function startGatewayWithIdempotencyStore(
-  adapt: (store: IdempotencyStore, db: SqlClient) => void,
-): Promise<TestingGateway> {
-  return startTestingGateway((builder) =>
-    builder.overrideProvider(IDEMPOTENCY).useFactory({
-      factory: (db: SqlClient) => {
-        const store = new IdempotencyStore(db);
-        adapt(store, db);
-        return store;
-      },
-      inject: [SQL_CLIENT],
-    }),
-  );
-}
 
 /**
  * The event store of a gateway whose creates are disturbed where their answer is written: in the

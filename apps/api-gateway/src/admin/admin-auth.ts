@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
-import { ApiError, APP_CONFIG } from '@payouts/platform';
+import { APP_CONFIG } from '@payouts/platform';
+import { ApiError } from '@payouts/http';
 import { bearerToken } from '../auth/payout-auth.guard';
 import { ACCOUNTS } from '../gateway.tokens';
 

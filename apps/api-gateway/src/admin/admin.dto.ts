@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_SANDBOX_ADVANCE_SECONDS } from '@payouts/platform';
+import { MAX_SANDBOX_ADVANCE_SECONDS } from '@payouts/clock';
 import {
   ArrayMaxSize,
   IsArray,

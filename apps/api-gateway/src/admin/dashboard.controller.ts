@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, UseG
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { normaliseOrigin } from '@payouts/accounts';
 import type { AccountsRepository } from '@payouts/accounts';
-import { ApiError, apiValidationPipe } from '@payouts/platform';
+import { ApiError, apiValidationPipe } from '@payouts/http';
 import { ACCOUNTS } from '../gateway.tokens';
 import { AdminAccount, AdminGuard } from './admin-auth';
 import {

@@ -9,7 +9,9 @@ import {
   SetLedgerLimitsCommand,
   TopUpFloatCommand,
 } from '@payouts/payouts';
-import { ApiError, apiValidationPipe, APP_CONFIG, SandboxAwareClock } from '@payouts/platform';
+import { APP_CONFIG } from '@payouts/platform';
+import { ApiError, apiValidationPipe } from '@payouts/http';
+import { SandboxAwareClock } from '@payouts/clock';
 import { ACCOUNTS } from '../gateway.tokens';
 import {
   CreateAccountResponse,

@@ -25,8 +25,9 @@ import { SecretBox } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { Environment } from '@payouts/domain';
-import type { Clock } from '@payouts/platform';
-import { APP_CONFIG, ApiError, apiValidationPipe, CLOCK, SQL_CLIENT } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
+import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
+import { ApiError, apiValidationPipe } from '@payouts/http';
 import {
   EVENT_LOG_PAGE,
   EventLogEntry,
@@ -39,7 +40,7 @@ import {
   WebhookEndpoints,
   WebhookEvents,
 } from '@payouts/webhooks';
-import { resolveEncryptionKey } from '@payouts/platform';
+import { resolveEncryptionKey } from '@payouts/accounts';
 import { ApiErrors } from '../openapi/decorators';
 import {
   PayoutWebhookEndpointResponse,

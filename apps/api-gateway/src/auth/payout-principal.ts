@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { Environment } from '@payouts/domain';
-import type { ApiError } from '@payouts/platform';
+import type { ApiError } from '@payouts/http';
 
 /** Who is calling a payout endpoint, attached to the request by PayoutAuthGuard. */
 export interface PayoutPrincipal {

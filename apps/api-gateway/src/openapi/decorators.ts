@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiParam, ApiResponse } from '@nestjs/swagger';
-import { ErrorBody } from '@payouts/platform';
+import { ErrorBody } from '@payouts/http';
 import { PAYOUT_ID_PATTERN_TEXT } from './payout.schemas';
 
 /** What each status means when the API answers it; endpoints name the codes they can give. */

@@ -1,4 +1,4 @@
-import { apiValidationPipe } from '@payouts/platform';
+import { apiValidationPipe } from '@payouts/http';
 import { acceptedCommonCreateBody } from './common-create-body';
 import { CreatePayoutDto, PRIORITY_CODES } from './create-payout.dto';
 

@@ -1,5 +1,5 @@
 import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
-import { ApiError } from '@payouts/platform';
+import { ApiError } from '@payouts/http';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ListFilters } from './payout-queries';
 
 const STATUSES: readonly string[] = PAYOUT_STATUSES;

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { ledgerStreamId } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
-import { ApiError, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
+import { READ_MODELS, SQL_CLIENT } from '@payouts/platform';
+import { ApiError } from '@payouts/http';
 import type { SqlClient } from '@payouts/database';
 import {
   BALANCE_MAX_LAG_EVENTS,

@@ -39,7 +39,8 @@ import {
   SealedAnswerUrls,
   StartRedirectSessionCommand,
 } from '@payouts/payouts';
-import { ApiError, apiValidationPipe, APP_CONFIG } from '@payouts/platform';
+import { APP_CONFIG } from '@payouts/platform';
+import { ApiError, apiValidationPipe } from '@payouts/http';
 import type { FastifyReply } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
 import { DefersPreconditionRefusals, Principal, RequiresScope } from '../auth/payout-principal';

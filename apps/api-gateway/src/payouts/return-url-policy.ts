@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { originOf } from '@payouts/accounts';
-import { ApiError } from '@payouts/platform';
+import { ApiError } from '@payouts/http';
 import type { PayoutPrincipal } from '../auth/payout-principal';
 
 /** `return_url` must match a registered origin exactly: scheme, host and port, no wildcards (spec 4.2). */

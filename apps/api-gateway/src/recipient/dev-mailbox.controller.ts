@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { listMailbox, MAILER, MailboxFolderMailer, readMailboxMessage } from '@payouts/mail';
 import type { Mailer } from '@payouts/mail';
-import { notFound } from '@payouts/platform';
+import { notFound } from '@payouts/http';
 import type { FastifyReply } from 'fastify';
 import { DevMailboxGuard } from './dev-mailbox.guard';
 import { setPageHeaders } from './page-headers';

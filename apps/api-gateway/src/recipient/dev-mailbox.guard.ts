@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@payouts/config';
-import { APP_CONFIG, notFound } from '@payouts/platform';
+import { APP_CONFIG } from '@payouts/platform';
+import { notFound } from '@payouts/http';
 import { assertOperator } from '../admin/admin-auth';
 
 /**

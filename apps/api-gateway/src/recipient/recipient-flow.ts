@@ -15,7 +15,7 @@ import type { EventStore, RecordedEvent } from '@payouts/event-store';
 import { ConsumeRedirectHandoffCommand, payoutIdOfAccessToken, sha256Hex } from '@payouts/payouts';
 import { PageSessionStore } from '@payouts/claims';
 import type { PageSession } from '@payouts/claims';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE } from '@payouts/platform';
 import { ACCOUNTS } from '../gateway.tokens';
 import { handoffUnusable, linkNotFound, linkReplaced, sessionEnded } from './recipient-errors';

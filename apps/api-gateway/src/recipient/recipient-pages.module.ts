@@ -7,15 +7,17 @@ import { PayoutsModule } from '@payouts/payouts';
 import type { FastifyInstance } from 'fastify';
 import { GatewayAccountsModule } from '../accounts.module';
 import { DevMailboxController } from './dev-mailbox.controller';
+import { EmailVerificationController } from './email-verification.controller';
 import { registerFormParser } from './form-body';
 import { RecipientFlow } from './recipient-flow';
+import { RecipientPageReplies } from './recipient-page-replies';
 import { RecipientPagesController } from './recipient-pages.controller';
 
 /** The recipient's hosted pages (claim link, redirect handoff, status) and the development mailbox. */
 @Module({
   imports: [CqrsModule, PayoutsModule, ClaimsModule, MailModule, GatewayAccountsModule],
-  controllers: [RecipientPagesController, DevMailboxController],
-  providers: [RecipientFlow],
+  controllers: [RecipientPagesController, EmailVerificationController, DevMailboxController],
+  providers: [RecipientFlow, RecipientPageReplies],
 })
 export class RecipientPagesModule implements OnModuleInit {
   constructor(private readonly http: HttpAdapterHost) {}

@@ -19,7 +19,8 @@ import {
   decideRecordPaid,
   decideReview,
 } from './payout.lifecycle';
-import { evolvePayout, initialPayoutState, Payout, PayoutState } from './payout.state';
+import { evolvePayout } from './payout.evolve';
+import { initialPayoutState, Payout, PayoutState } from './payout.state';
 
 /** Turns a command to one payout into events, or refuses it with a DomainError. */
 export function decidePayout(command: PayoutCommand, state: PayoutState, now: Date): PayoutEvent[] {

@@ -2,7 +2,8 @@ import { HOUR_MS } from '../shared/time';
 import { deciderSpec } from '../testing/given-when-then';
 import { PayoutEvent, PayoutStatus } from './payout.events';
 import { payoutDecider } from './payout.decide';
-import { evolvePayout, initialPayoutState, Payout, PayoutState } from './payout.state';
+import { evolvePayout } from './payout.evolve';
+import { initialPayoutState, Payout, PayoutState } from './payout.state';
 import {
   ALL_STATUSES,
   awaitingFloat,

@@ -4,7 +4,7 @@ import type { AppConfig } from '@payouts/config';
 import { DomainError, PayoutState } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { answerRow } from '@payouts/idempotency';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE } from '@payouts/platform';
 import { Decides, Decision, WritePath } from '@payouts/write-side';
 import { ClaimLinkTokens } from '../shared/claim-link-tokens';

@@ -21,7 +21,7 @@ import {
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { answerRow } from '@payouts/idempotency';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { BALANCE_MAX_LAG_EVENTS } from '@payouts/read-models';
 import { AggregateCache, appendTo, Decides, Decision, loadAggregate, WritePath } from '@payouts/write-side';

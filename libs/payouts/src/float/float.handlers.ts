@@ -19,7 +19,7 @@ import {
   payoutStreamId,
 } from '@payouts/domain';
 import type { EventStore, StreamAppend } from '@payouts/event-store';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { AggregateCache, appendTo, Decides, Decision, loadAggregate, WritePath } from '@payouts/write-side';
 import { FloatResult, GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './float.commands';

@@ -10,7 +10,7 @@ import {
   ledgerStreamId,
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { AggregateCache, appendTo, Decides, Decision, WritePath } from '@payouts/write-side';
 import { CreditFundsCommand, LedgerCommandResult, SetLedgerLimitsCommand } from './ledger-commands';

@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { AppConfig } from '@payouts/config';
 import type { EventStore } from '@payouts/event-store';
 import { answerRow } from '@payouts/idempotency';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE } from '@payouts/platform';
 import { Decides, Decision, WritePath } from '@payouts/write-side';
 import { newHandoffToken } from '../shared/identifiers';

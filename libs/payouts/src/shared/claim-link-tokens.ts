@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { copyOf32ByteKey, secureRandomBytes } from '@payouts/accounts';
-import { deriveSubkey } from '@payouts/platform';
+import { deriveSubkey } from '@payouts/accounts';
 import { AccessToken, sha256Hex } from './identifiers';
 
 /** HKDF info of the claim-link key: its own key, never the encryption key itself. */

@@ -29,7 +29,7 @@ import {
 } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
 import type { EventStore, StreamAppend } from '@payouts/event-store';
-import type { Clock } from '@payouts/platform';
+import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import {
   AggregateCache,

@@ -9,7 +9,7 @@ import {
   PayoutState,
 } from '@payouts/domain';
 import { payoutUpdatedBody, payoutUpdatedEventId, payoutWebhookData } from '../payout-webhook-event';
-import { PaidPayoutEvent, storePaidPayoutEvents } from '../store/webhook-events';
+import { PaidPayoutEvent, storePaidPayoutEvents } from '../store/paid-payout-events';
 import type { RelayedEvent } from '../transport/event-transport';
 
 /** The dispatcher's consumer group, on Kafka and in-process alike. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Environment } from '@payouts/domain';
 import type { SqlClient } from '@payouts/database';
-import type { DeliveryStatus, DeliveryTrigger } from './webhook-events';
+import type { DeliveryStatus, DeliveryTrigger } from './webhook-event-log';
 
 /** A due delivery a dispatcher holds the lease of, with what it needs to make the attempt. */
 export interface ClaimedDelivery {
