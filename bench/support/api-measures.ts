@@ -6,7 +6,7 @@ import { ServerWal } from './server-wal';
 /** One closed-loop load's figures, and what a request cost. */
 export interface Measure {
   target: 'gateway' | 'bare';
-  scenario: 'create' | 'get';
+  scenario: 'create' | 'get' | 'create-hot';
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -97,11 +97,11 @@ function medianOrUndefined(values: (number | undefined)[]): number | undefined {
 export function printTable(title: string, measures: Measure[]): void {
   const figure = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0)).padStart(10);
   process.stdout.write(
-    `\n${title}\nscenario  target    req/s     p50 ms   p99 ms   non-2xx  errors  server µs  database µs  machine µs  WAL bytes\n`,
+    `\n${title}\nscenario   target    req/s     p50 ms   p99 ms   non-2xx  errors  server µs  database µs  machine µs  WAL bytes\n`,
   );
   for (const m of measures) {
     process.stdout.write(
-      `${m.scenario.padEnd(9)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}${figure(m.serverCpuUs)} ${figure(m.databaseCpuUs).padStart(12)} ${figure(m.machineCpuUs).padStart(11)}${figure(m.walBytes)}\n`,
+      `${m.scenario.padEnd(10)} ${m.target.padEnd(8)} ${m.requestsPerSecond.toFixed(0).padStart(7)} ${m.p50Ms.toFixed(1).padStart(9)} ${m.p99Ms.toFixed(1).padStart(8)} ${String(m.non2xx).padStart(8)} ${String(m.errors).padStart(7)}${figure(m.serverCpuUs)} ${figure(m.databaseCpuUs).padStart(12)} ${figure(m.machineCpuUs).padStart(11)}${figure(m.walBytes)}\n`,
     );
   }
 }

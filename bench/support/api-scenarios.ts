@@ -14,6 +14,7 @@ const owners = new Map<string, string>();
 /**
  * Create Payout: a unique Idempotency-Key and merchant_reference per request, spread round-robin
  * over `tokens`' accounts; up to 50,000 of the payouts made go into `created` for the get run.
+ * `create-hot` is the same load with a single account's token.
  */
 export async function runCreate(
   target: Measure['target'],
@@ -21,6 +22,7 @@ export async function runCreate(
   tokens: string[],
   created: string[],
   load: ClosedLoop,
+  scenario: 'create' | 'create-hot' = 'create',
 ): Promise<Measure> {
   let next = 0;
   const result = await autocannon({
@@ -57,7 +59,7 @@ export async function runCreate(
       },
     ],
   });
-  return toMeasure(target, 'create', result);
+  return toMeasure(target, scenario, result);
 }
 
 /** Get Payout over the payouts the create runs made, each with its owner's token. */
