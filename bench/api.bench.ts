@@ -16,6 +16,12 @@
  * then in measured rounds that alternate gateway and bare; the summary gives medians. Each round
  * then runs, on the gateway alone (BENCH_HOT=0 skips it):
  *   create-hot  the create load with every request on one account (its ledger is the hot spot)
+ * and, last, on that same account (BENCH_OVERLOAD_SECONDS=0 skips it):
+ *   overload    an open loop (`support/open-loop-load.ts`) at twice create-hot's median creates/s
+ *               (BENCH_OVERLOAD_RATE, default 2,000/s, when create-hot is skipped) for
+ *               BENCH_OVERLOAD_SECONDS (default 60), at most BENCH_OVERLOAD_MAX_IN_FLIGHT (default
+ *               4096) requests out; then checks that every payout answered 201 exists and that the
+ *               account holds no other new one (`support/overload-scenario.ts`)
  * Everything runs on this machine (loopback only) and stops by itself.
  *
  * Beside each figure, the CPU time one request cost (Linux /proc): the server process, the local
@@ -36,6 +42,7 @@ import { Measure, medianOf, printTable, withCosts } from './support/api-measures
 import { ClosedLoop, runCreate, runGet } from './support/api-scenarios';
 import { hotAccountFunds, setUpAccount, setUpAccounts } from './support/bench-accounts';
 import { createFreshDatabase } from './support/fresh-database';
+import { runOverload } from './support/overload-scenario';
 import { exited, freePort, imageGatewaySettings, startProcess, waitReady } from './support/server-processes';
 import { MIB, ServerWal } from './support/server-wal';
 
@@ -47,6 +54,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 /** BENCH_HOT=0 skips create-hot. */
 const HOT = process.env.BENCH_HOT !== '0';
+/** Seconds of the overload scenario (0 skips it); its rate is 2 × create-hot's median creates/s. */
+const OVERLOAD_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 60);
+/** The overload rate when create-hot did not run to measure one. */
+const OVERLOAD_RATE = Number(process.env.BENCH_OVERLOAD_RATE ?? 2000);
+const OVERLOAD_MAX_IN_FLIGHT = Number(process.env.BENCH_OVERLOAD_MAX_IN_FLIGHT ?? 4096);
 const OPERATOR_TOKEN = `op_${randomBytes(16).toString('hex')}`;
 const DIST = join(__dirname, '..');
 const MEASURED: ClosedLoop = { connections: CONNECTIONS, seconds: SECONDS };
@@ -84,10 +96,13 @@ async function main(): Promise<void> {
     await waitReady(`http://127.0.0.1:${gatewayPort}/health/ready`, gateway);
     const gatewayBase = `http://127.0.0.1:${gatewayPort}`;
     const tokens = await setUpAccounts(gatewayBase, OPERATOR_TOKEN, ACCOUNTS);
-    // create-hot's one account: funded for every create the hot scenarios could make (see hotAccountFunds).
-    const hotToken = HOT
-      ? await setUpAccount(gatewayBase, OPERATOR_TOKEN, 'bench hot', hotAccountFunds(ROUNDS * SECONDS))
-      : undefined;
+    // The one account of create-hot and overload, funded for every create they could make.
+    const hotSeconds = (HOT ? ROUNDS * SECONDS : 0) + OVERLOAD_SECONDS;
+    const hotAccount =
+      hotSeconds > 0
+        ? await setUpAccount(gatewayBase, OPERATOR_TOKEN, 'bench hot', hotAccountFunds(hotSeconds))
+        : undefined;
+    const hotToken = HOT ? hotAccount : undefined;
     await prepareServerWal(serverWal);
     const measures: Measure[] = [];
     const created: string[] = [];
@@ -139,13 +154,26 @@ async function main(): Promise<void> {
       );
     }
     if (hot) printHotGoal(hot);
+    const overload =
+      hotAccount !== undefined && OVERLOAD_SECONDS > 0
+        ? await runOverload({
+            host: '127.0.0.1',
+            port: gatewayPort,
+            token: hotAccount,
+            gatewayPid: gateway.pid!,
+            ratePerSecond: hot ? Math.round(2 * hot.requestsPerSecond) : OVERLOAD_RATE,
+            rateSource: hot ? "2 × create-hot's median" : 'BENCH_OVERLOAD_RATE, create-hot skipped',
+            seconds: OVERLOAD_SECONDS,
+            maxInFlight: OVERLOAD_MAX_IN_FLIGHT,
+          })
+        : undefined;
     const dir = join(process.cwd(), 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(
       file,
       JSON.stringify(
-        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary },
+        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary, overload },
         null,
         2,
       ),
