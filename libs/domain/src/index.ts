@@ -22,3 +22,9 @@ export * from './float/float.decide';
 export * from './merchant-reference/merchant-reference';
 export * from './receiving/receiving-details';
 export * from './receiving/parse-receiving-details';
+export {
+  isReceivingDetails,
+  isValidAbaRoutingNumber,
+  MAX_HOLDER_NAME_LENGTH,
+  passesLuhn,
+} from './receiving/receiving-details-formats';

@@ -1,11 +1,17 @@
-import Big from 'big.js';
 import { SqlQueryable } from '@payouts/database';
+import { DomainError, ledgerOwnerFromStreamId } from '@payouts/domain';
 import {
-  DomainError,
-  LEDGER_EVENT_SCHEMA_VERSIONS,
-  LedgerEvent,
-  ledgerOwnerFromStreamId,
-} from '@payouts/domain';
+  addDeltas,
+  applyLedgerEvent,
+  BalanceDeltas,
+  BalanceRow,
+  emptyBalance,
+  EPOCH,
+  isMoneyMovement,
+  moneyDeltas,
+  NO_DELTAS,
+  toLedgerEvent,
+} from './balance-row';
 import { isContiguous, ProjectableEvent } from './projectable-event';
 
 /**
@@ -15,26 +21,9 @@ import { isContiguous, ProjectableEvent } from './projectable-event';
  * at the version just before a batch that only moves money) the batch's summed deltas are added in
  * one statement; otherwise the row is locked and every event between its version and the batch's
  * last is read and applied in the same transaction. A replay of an already applied event
- * therefore changes nothing, and a row that is behind heals itself.
+ * therefore changes nothing, and a row that is behind heals itself. The row and the pure
+ * arithmetic of each event: balance-row.ts.
  */
-export interface BalanceRow {
-  account_id: string;
-  environment: string;
-  ledger_version: number;
-  currency: string;
-  funds_in: string;
-  available: string;
-  customer_payout_holds: string;
-  customer_payouts_settled: string;
-  merchant_settlement_holds: string;
-  retained_target: string;
-  fee_per_payout: string | null;
-  min_payout: string | null;
-  max_payout: string | null;
-  max_open_exposure: string | null;
-  max_pending_per_customer: number | null;
-  updated_at: string;
-}
 
 const BALANCE_COLUMNS = `account_id, environment, ledger_version, currency, funds_in::text, available::text,
   customer_payout_holds::text, customer_payouts_settled::text, merchant_settlement_holds::text,
@@ -184,113 +173,6 @@ export async function catchUpLedger(
     row = applyLedgerEvent(row, ledgerEvent, event.stream_version);
   }
   await saveBalance(tx, row);
-}
-
-function toLedgerEvent(event: { type: string; schemaVersion: number; data: unknown }): LedgerEvent {
-  const known = LEDGER_EVENT_SCHEMA_VERSIONS[event.type as LedgerEvent['type']];
-  if (known === undefined) throw new Error(`unknown ledger event type ${event.type}`);
-  if (event.schemaVersion !== known) {
-    throw new Error(
-      `ledger event ${event.type} has schema version ${event.schemaVersion}; this build reads ${known}`,
-    );
-  }
-  return { type: event.type, data: event.data } as LedgerEvent;
-}
-
-const EPOCH = '1970-01-01T00:00:00.000Z';
-
-function emptyBalance(accountId: string, environment: string): BalanceRow {
-  return {
-    account_id: accountId,
-    environment,
-    ledger_version: 0,
-    currency: 'USD',
-    funds_in: '0.00',
-    available: '0.00',
-    customer_payout_holds: '0.00',
-    customer_payouts_settled: '0.00',
-    merchant_settlement_holds: '0.00',
-    retained_target: '0.00',
-    fee_per_payout: null,
-    min_payout: null,
-    max_payout: null,
-    max_open_exposure: null,
-    max_pending_per_customer: null,
-    updated_at: EPOCH,
-  };
-}
-
-type MoneyMovement = Exclude<LedgerEvent, { type: 'LedgerLimitsSet' }>;
-
-const isMoneyMovement = (event: LedgerEvent): event is MoneyMovement => event.type !== 'LedgerLimitsSet';
-
-/** How one ledger event moves the balance's running totals: the one definition both paths use. */
-export interface BalanceDeltas {
-  fundsIn: Big;
-  available: Big;
-  holds: Big;
-  settled: Big;
-}
-
-const ZERO = new Big(0);
-const NO_DELTAS: BalanceDeltas = { fundsIn: ZERO, available: ZERO, holds: ZERO, settled: ZERO };
-
-function moneyDeltas(event: MoneyMovement): BalanceDeltas {
-  switch (event.type) {
-    case 'FundsCredited': {
-      const amount = new Big(event.data.amount);
-      return { ...NO_DELTAS, fundsIn: amount, available: amount };
-    }
-    case 'PayoutFundsReserved': {
-      const total = new Big(event.data.total);
-      return { ...NO_DELTAS, available: total.neg(), holds: total };
-    }
-    case 'PayoutFundsReleased': {
-      const total = new Big(event.data.total);
-      return { ...NO_DELTAS, available: total, holds: total.neg() };
-    }
-    case 'PayoutFundsSettled': {
-      const total = new Big(event.data.total);
-      return { ...NO_DELTAS, holds: total.neg(), settled: total };
-    }
-    default: {
-      const _never: never = event;
-      return _never;
-    }
-  }
-}
-
-const addDeltas = (a: BalanceDeltas, b: BalanceDeltas): BalanceDeltas => ({
-  fundsIn: a.fundsIn.plus(b.fundsIn),
-  available: a.available.plus(b.available),
-  holds: a.holds.plus(b.holds),
-  settled: a.settled.plus(b.settled),
-});
-
-const plus = (figure: string, delta: Big): string => new Big(figure).plus(delta).toFixed(2);
-
-/** Pure: the balance after one more ledger event. */
-export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: number): BalanceRow {
-  const next: BalanceRow = { ...row, ledger_version: version, updated_at: event.data.at };
-  if (event.type === 'LedgerLimitsSet') {
-    const limits = event.data.limits;
-    return {
-      ...next,
-      fee_per_payout: limits.feePerPayout,
-      min_payout: limits.minPayout,
-      max_payout: limits.maxPayout,
-      max_open_exposure: limits.maxOpenExposure,
-      max_pending_per_customer: limits.maxPendingPerCustomer,
-    };
-  }
-  const deltas = moneyDeltas(event);
-  return {
-    ...next,
-    funds_in: plus(row.funds_in, deltas.fundsIn),
-    available: plus(row.available, deltas.available),
-    customer_payout_holds: plus(row.customer_payout_holds, deltas.holds),
-    customer_payouts_settled: plus(row.customer_payouts_settled, deltas.settled),
-  };
 }
 
 async function saveBalance(tx: SqlQueryable, row: BalanceRow): Promise<void> {

@@ -24,19 +24,14 @@ import {
 import { SecretBox } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
-import type { Environment } from '@payouts/domain';
 import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { ApiError, apiValidationPipe } from '@payouts/http';
 import {
   EVENT_LOG_PAGE,
-  EventLogEntry,
-  NoWebhookEndpointError,
-  ResendInProgressError,
   resolveTarget,
   TargetPolicy,
   TargetRefusedError,
-  WebhookEndpoint,
   WebhookEndpoints,
   WebhookEvents,
 } from '@payouts/webhooks';
@@ -52,13 +47,8 @@ import {
 } from '../openapi/payout-webhook.schemas';
 import { AdminAccount, AdminGuard } from './admin-auth';
 import { PayoutWebhookEndpointDto, PayoutWebhookTestDto } from './payout-webhook.dto';
-
-const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
-const ENVIRONMENT_QUERY = {
-  name: 'environment',
-  required: true,
-  schema: { type: 'string', enum: [...ENVIRONMENTS] },
-} as const;
+import { ENVIRONMENT_QUERY, environmentOf, text, whole } from './payout-webhook.query';
+import { asApiError, endpointView, eventView } from './payout-webhook.views';
 
 /**
  * The payout webhook settings of the dashboard (ARCHITECTURE 4, spec 6.2: Send payouts, Settings,
@@ -223,88 +213,4 @@ export class PayoutWebhookController {
     if (!queued) throw new ApiError(404, 'not_found', 'no such event');
     return { event_id: eventId, delivery_id: queued.deliveryId, status: 'pending' };
   }
-}
-
-function endpointView(endpoint: WebhookEndpoint) {
-  return { environment: endpoint.environment, url: endpoint.url, created_at: endpoint.createdAt };
-}
-
-function eventView(entry: EventLogEntry) {
-  return {
-    event_id: entry.eventId,
-    type: entry.type,
-    environment: entry.environment,
-    payout_id: entry.payoutId,
-    created_at: entry.createdAt,
-    body: entry.body,
-    deliveries: entry.deliveries.map((d) => ({
-      delivery_id: d.deliveryId,
-      trigger: d.trigger,
-      status: d.status,
-      attempts_made: d.attemptsMade,
-      max_attempts: d.maxAttempts,
-      next_attempt_at: d.nextAttemptAt,
-      created_at: d.createdAt,
-      finished_at: d.finishedAt,
-      attempts: d.attempts.map((a) => ({
-        attempt_number: a.attemptNumber,
-        attempted_at: a.attemptedAt,
-        url: a.url,
-        signature_timestamp: a.signatureTimestamp,
-        status_code: a.statusCode,
-        latency_ms: a.latencyMs,
-        delivered: a.delivered,
-        error: a.error,
-        response_body: a.responseBody,
-      })),
-    })),
-  };
-}
-
-function asApiError(error: unknown): unknown {
-  if (error instanceof NoWebhookEndpointError) return new ApiError(409, 'no_webhook_endpoint', error.message);
-  if (error instanceof ResendInProgressError) return new ApiError(409, 'resend_in_progress', error.message);
-  return error;
-}
-
-/** The required `environment` of a query, after refusing names the endpoint does not know. */
-function environmentOf(query: Record<string, unknown>, known: readonly string[]): Environment {
-  for (const name of Object.keys(query)) {
-    if (!known.includes(name))
-      throw new ApiError(400, 'invalid_request', `${name} is not a known parameter`, name);
-  }
-  const value = query.environment;
-  if (typeof value !== 'string' || !(ENVIRONMENTS as readonly string[]).includes(value)) {
-    throw new ApiError(
-      400,
-      'invalid_request',
-      'environment must be "production" or "sandbox"',
-      'environment',
-    );
-  }
-  return value as Environment;
-}
-
-function text(query: Record<string, unknown>, name: string, max: number): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
-    throw new ApiError(400, 'invalid_request', `${name} must be 1 to ${max} characters`, name);
-  }
-  return value;
-}
-
-function whole(
-  query: Record<string, unknown>,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const value = text(query, name, 12);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ApiError(400, 'invalid_request', `${name} must be a whole number from ${min} to ${max}`, name);
-  }
-  return Number(value);
 }

@@ -1,14 +1,15 @@
 import {
-  describeReceivingDetails,
+  ParsedReceivingDetails,
+  parseReceivingDetails,
+  RECEIVING_DETAILS_FIELDS,
+} from './parse-receiving-details';
+import { describeReceivingDetails, ReceivingDetails, simulatedRailOutcome } from './receiving-details';
+import {
   isReceivingDetails,
   isValidAbaRoutingNumber,
   MAX_HOLDER_NAME_LENGTH,
-  ParsedReceivingDetails,
-  parseReceivingDetails,
   passesLuhn,
-  RECEIVING_DETAILS_FIELDS,
-} from './parse-receiving-details';
-import { ReceivingDetails, simulatedRailOutcome } from './receiving-details';
+} from './receiving-details-formats';
 
 /**
  * Sandbox test values (the rail simulator answers by the last four digits, see

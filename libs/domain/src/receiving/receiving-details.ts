@@ -58,3 +58,27 @@ export function simulatedRailOutcome(details: ReceivingDetails): SimulatedRailOu
   if (key.endsWith('0003')) return 'review_required';
   return 'paid';
 }
+
+/**
+ * A line the recipient (and the merchant's support, if the page shows it) can recognise the
+ * details by, without revealing them: only the last four digits, or the wallet e-mail's first
+ * character and domain. Never the holder's name.
+ */
+export function describeReceivingDetails(details: ReceivingDetails): string {
+  switch (details.method) {
+    case 'bank_transfer':
+      return `Bank account ending ${details.accountNumber.slice(-4)}`;
+    case 'debit_card':
+      return `Debit card ending ${details.cardNumber.slice(-4)}`;
+    case 'wallet': {
+      const handle = details.walletHandle;
+      if (handle.startsWith('+')) return `Wallet phone number ending ${handle.slice(-4)}`;
+      const at = handle.lastIndexOf('@');
+      return `Wallet ${handle.slice(0, 1)}***${handle.slice(at)}`;
+    }
+    default: {
+      const _never: never = details;
+      return _never;
+    }
+  }
+}
