@@ -9,6 +9,7 @@ export * from './grouped-writes';
 export * from './row-statements';
 export * from './batched-look-ups';
 export * from './one-writer-refusal';
+export * from './overloaded-error';
 export * from './connection-loss';
 export { ReconnectBackoff } from './reconnect-backoff';
 export * from './planned-row';

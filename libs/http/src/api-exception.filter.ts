@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { isDatabaseUnavailable } from '@payouts/database';
+import { isDatabaseUnavailable, OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import type { FastifyReply } from 'fastify';
@@ -56,6 +56,12 @@ export function toApiError(exception: unknown): ApiError {
         'Retry-After': '1',
       },
     );
+  }
+  if (exception instanceof OverloadedError) {
+    // Refused before any of it started: the same request (and Idempotency-Key) may come again.
+    return new ApiError(503, 'overloaded', exception.message, undefined, {
+      'Retry-After': String(exception.retryAfterSeconds),
+    });
   }
   if (isDatabaseUnavailable(exception)) {
     // The statement was lost with its connection (a failover, a restart): nothing to fix in the

@@ -1,3 +1,4 @@
+import { OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import { toApiError } from './api-exception.filter';
@@ -25,5 +26,11 @@ describe('toApiError', () => {
       '1',
     ]);
     expect(toApiError(new Error('Connection terminated unexpectedly')).status).toBe(503);
+  });
+
+  it('answers work refused by a full queue as 503 overloaded with its Retry-After', () => {
+    const error = toApiError(new OverloadedError('ledger ledger-1', 2));
+    expect([error.status, error.code, error.headers['Retry-After']]).toEqual([503, 'overloaded', '2']);
+    expect(error.toBody().error.message).toMatch(/retry/);
   });
 });

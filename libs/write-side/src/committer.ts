@@ -138,7 +138,7 @@ async function writeRows(tx: SqlQueryable, rows: readonly PlannedRow[]): Promise
 }
 
 /** A failure raised before COMMIT that rolled the whole transaction back and may concern one plan. */
-function rolledBackForOnePlan(error: unknown): boolean {
+export function rolledBackForOnePlan(error: unknown): boolean {
   return (
     error instanceof StreamVersionConflictError ||
     error instanceof DomainError ||

@@ -1,3 +1,4 @@
+import type { LoadedAggregate } from './aggregate-streams';
 import type { WritePlan } from './write-plan';
 
 /** A long-lived stream's state as it will be once the plan commits (the aggregate cache's next entry). */
@@ -25,8 +26,14 @@ export interface Decision<Result> {
  * Decision. `attempt` counts from 1; every attempt after the first follows a version conflict or
  * a refusal decided on cached state, and reads everything afresh.
  */
+/**
+ * States a decision must start from instead of loading them: in a ledger batch, the ledger as the
+ * members decided before it leave it (LedgerBatches).
+ */
+export type GivenStates = ReadonlyMap<string, LoadedAggregate<unknown>>;
+
 export interface Decides<Command, Result> {
-  decide(command: Command, attempt: number): Promise<Decision<Result>>;
+  decide(command: Command, attempt: number, given?: GivenStates): Promise<Decision<Result>>;
   /**
    * Whether a first attempt decides on cached state it did not read (Create's trusted ledger): its
    * refusal may be stale (a cancel or a limit change since), so it is decided again afresh before
@@ -38,4 +45,10 @@ export interface Decides<Command, Result> {
    * or cancel): their locks are then held from the first decision on, not only around its commit.
    */
   locksFor?(command: Command): readonly string[];
+  /**
+   * The ledger whose commands this one may be decided and committed with (a create's account
+   * ledger, LedgerBatches). Its decision must then cache and write that ledger only, and decide
+   * on the ledger state it is given when given one.
+   */
+  batchesOn?(command: Command): string;
 }

@@ -7,3 +7,4 @@ export * from './aggregate-streams';
 export * from './ledger-locks';
 export { conflictBackoff, MAX_CONFLICT_ATTEMPTS, MAX_CONFLICT_BACKOFF_MS } from './retry-on-conflict';
 export * from './write-side.module';
+export * from './ledger-batches';

@@ -4,6 +4,7 @@ import { StreamVersionConflictError } from '@payouts/event-store';
 import { AggregateCache } from './aggregate-cache';
 import { Committer } from './committer';
 import type { Decides, Decision } from './decision';
+import { LedgerBatches } from './ledger-batches';
 import { LedgerLocks } from './ledger-locks';
 import { conflictBackoff, MAX_CONFLICT_ATTEMPTS } from './retry-on-conflict';
 import { isEmptyPlan } from './write-plan';
@@ -18,16 +19,31 @@ import { isEmptyPlan } from './write-plan';
  * version conflict the command is decided again on fresh state (a refusal that became true
  * meanwhile is then reported instead), holding the locks its last decision needed, up to
  * MAX_CONFLICT_ATTEMPTS times; after that the caller gets the conflict (409 concurrent_update).
+ * A command that names a ledger to batch on (a create) is decided and committed with the other
+ * commands waiting on that ledger (LedgerBatches), in a queue bounded to about a second of work.
  */
 @Injectable()
 export class WritePath {
+  private readonly batches: LedgerBatches;
+
   constructor(
     private readonly committer: Committer,
     private readonly cache: AggregateCache,
     private readonly locks: LedgerLocks,
-  ) {}
+  ) {
+    this.batches = new LedgerBatches(committer, cache, locks, (command, handler) =>
+      this.executeAlone(command, handler),
+    );
+  }
 
-  async execute<Command, Result>(command: Command, handler: Decides<Command, Result>): Promise<Result> {
+  execute<Command, Result>(command: Command, handler: Decides<Command, Result>): Promise<Result> {
+    const ledgerId = handler.batchesOn?.(command);
+    if (ledgerId !== undefined) return this.batches.submit(ledgerId, command, handler);
+    return this.executeAlone(command, handler);
+  }
+
+  /** Decides and commits the command on its own, retrying version conflicts on fresh state. */
+  async executeAlone<Command, Result>(command: Command, handler: Decides<Command, Result>): Promise<Result> {
     let held: readonly string[] = handler.locksFor?.(command) ?? [];
     for (let attempt = 1; ; attempt += 1) {
       let needed: readonly string[] = held;

@@ -105,4 +105,74 @@ describe.each(testBackends().map((b) => b.name))('concurrent creates over HTTP o
       await gateway.close();
     }
   });
+
+  it('batches a hot account: of 500 concurrent creates on one account covering exactly 300, 300 are created in fewer appends and 200 refused insufficient_funds', async () => {
+    const gateway = await startGateway(backend, { DEFAULT_MAX_PENDING_PER_CUSTOMER: '1000' });
+    try {
+      const call = client(gateway.url);
+      // 300 payouts of 9.50 + 0.50 fee are exactly covered by 3000.00.
+      const shop = await merchant(call, '3000.00');
+      const answers = await Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          call('POST', '/sandbox/api/payout/create', {
+            token: shop.token,
+            key: newKey(),
+            body: linkBody(`hot-${i}`, '9.50'),
+          }),
+        ),
+      );
+      const created = answers.filter((a) => a.status === 201);
+      expect(created).toHaveLength(300);
+      expect(new Set(created.map((a) => a.body.payout_id)).size).toBe(300);
+      expect(
+        new Set(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.body.error.code}`)),
+      ).toEqual(new Set(['409 insufficient_funds']));
+      await expectConserved(call, shop.token, '3000.00');
+      const listed = await call('GET', '/sandbox/api/payout/list?limit=200', { token: shop.token });
+      expect(listed.body.total).toBe(300);
+      // Each answered payout is stored as answered, its reservation on the ledger beside it.
+      const db = gateway.app.get<SqlClient>(SQL_CLIENT);
+      const { rows } = await db.query<{ reserved: number; appends: number; versions: number; top: number }>(
+        `SELECT count(*)::int AS reserved, count(DISTINCT transaction_id)::int AS appends,
+                count(DISTINCT stream_version)::int AS versions, max(stream_version)::int AS top
+         FROM events WHERE event_type = 'PayoutFundsReserved'`,
+      );
+      expect(rows[0]!.reserved).toBe(300);
+      // One ledger, versions gap-free: no reservation was lost or written twice by a batch.
+      expect(rows[0]!.versions).toBe(300);
+      // Batched on the server: the 300 reservations took fewer appends than there are
+      // reservations. Embedded PGlite answers each statement on this thread before the next
+      // request is read, so creates seldom wait on the ledger together there.
+      if (backend === 'postgres') expect(rows[0]!.appends).toBeLessThan(300);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('commits alone a create whose merchant reference another create in its batch claims: one of each pair is created', async () => {
+    const gateway = await startGateway(backend, { DEFAULT_MAX_PENDING_PER_CUSTOMER: '1000' });
+    try {
+      const call = client(gateway.url);
+      const shop = await merchant(call, '1000.00');
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          call('POST', '/sandbox/api/payout/create', {
+            token: shop.token,
+            key: newKey(),
+            body: linkBody(`pair-${i % 30}`, '9.50'),
+          }),
+        ),
+      );
+      for (let reference = 0; reference < 30; reference += 1) {
+        const pair = [answers[reference]!, answers[reference + 30]!];
+        expect(pair.map((a) => a.status).sort()).toEqual([201, 409]);
+        expect(pair.find((a) => a.status === 409)!.body.error.code).toBe('duplicate_merchant_reference');
+      }
+      const balance = (await call('GET', '/sandbox/api/payout/balance', { token: shop.token })).body;
+      expect(balance.customer_payout_holds).toBe('300.00');
+      expect(balance.available_for_new_commitments).toBe('700.00');
+    } finally {
+      await gateway.close();
+    }
+  });
 });

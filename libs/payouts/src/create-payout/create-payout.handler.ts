@@ -11,6 +11,7 @@ import {
   initialPayoutState,
   LEDGER_EVENT_SCHEMA_VERSIONS,
   LEDGER_STREAM_TYPE,
+  LedgerState,
   ledgerStreamId,
   MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
   MERCHANT_REFERENCE_STREAM_TYPE,
@@ -24,7 +25,16 @@ import { answerRow } from '@payouts/idempotency';
 import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { BALANCE_MAX_LAG_EVENTS } from '@payouts/read-models';
-import { AggregateCache, appendTo, Decides, Decision, loadAggregate, WritePath } from '@payouts/write-side';
+import {
+  AggregateCache,
+  appendTo,
+  Decides,
+  Decision,
+  GivenStates,
+  LoadedAggregate,
+  loadAggregate,
+  WritePath,
+} from '@payouts/write-side';
 import { ClaimLinkTokens } from '../shared/claim-link-tokens';
 import { newHandoffToken } from '../shared/identifiers';
 import { merchantReferenceStreamId } from '../shared/merchant-reference-stream-id';
@@ -62,7 +72,16 @@ export class CreatePayoutHandler
     return [ledgerStreamId(input.accountId, input.environment)];
   }
 
-  async decide(command: CreatePayoutCommand, attempt: number): Promise<Decision<CreatePayoutResult>> {
+  /** A hot account's creates are decided together on its ledger and committed as one append. */
+  batchesOn({ input }: CreatePayoutCommand): string {
+    return ledgerStreamId(input.accountId, input.environment);
+  }
+
+  async decide(
+    command: CreatePayoutCommand,
+    attempt: number,
+    given?: GivenStates,
+  ): Promise<Decision<CreatePayoutResult>> {
     const { input, payoutId } = command;
     const now = this.clock.now(input.environment);
     const ledgerId = ledgerStreamId(input.accountId, input.environment);
@@ -75,8 +94,12 @@ export class CreatePayoutHandler
     // new. The append's expected versions check both; a conflict or a refusal sends every later
     // attempt to the store.
     const optimistic = attempt === 1;
+    const givenLedger = given?.get(ledgerId) as LoadedAggregate<LedgerState> | undefined;
     const [ledger, reference] = await Promise.all([
-      this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState(), { trustCached: optimistic }),
+      givenLedger ??
+        this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState(), {
+          trustCached: optimistic,
+        }),
       optimistic
         ? { state: { claimedBy: null }, version: 0 }
         : loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),

@@ -1,0 +1,15 @@
+/**
+ * A queue was full: more work waits than the process can get through in about a second, so the
+ * next is refused at once instead of waiting tens of seconds. Nothing of the refused work was
+ * started; the caller may retry it unchanged (a create with the same Idempotency-Key) after
+ * `retryAfterSeconds`. Answered 503 `overloaded` with Retry-After.
+ */
+export class OverloadedError extends Error {
+  constructor(
+    readonly queue: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(`too much work is waiting (${queue}); retry shortly`);
+    this.name = 'OverloadedError';
+  }
+}

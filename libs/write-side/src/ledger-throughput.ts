@@ -1,0 +1,35 @@
+/** Bounded like the aggregate cache: past this many ledgers the least recently measured goes. */
+const MAX_LEDGERS = 10_000;
+/** Weight of the newest batch in the moving average: about the last ten batches count. */
+const SMOOTHING = 0.2;
+
+/**
+ * What each ledger can commit per second, estimated from its batches: a full batch's members over
+ * the moving average of a batch's commit time. Under load the batches are full and this is the
+ * rate the ledger commits at; with small batches it says more than the ledger has shown, which
+ * only matters once its queue grows, and then the batches fill. It bounds the ledger's queue.
+ */
+export class LedgerThroughput {
+  private readonly batchMs = new Map<string, number>();
+
+  constructor(private readonly maxMembers: number) {}
+
+  record(ledgerId: string, elapsedMs: number): void {
+    const previous = this.batchMs.get(ledgerId);
+    this.batchMs.delete(ledgerId);
+    this.batchMs.set(
+      ledgerId,
+      previous === undefined ? elapsedMs : previous + SMOOTHING * (elapsedMs - previous),
+    );
+    if (this.batchMs.size > MAX_LEDGERS) {
+      const oldest = this.batchMs.keys().next().value;
+      if (oldest !== undefined) this.batchMs.delete(oldest);
+    }
+  }
+
+  /** 0 for a ledger not measured yet. */
+  perSecond(ledgerId: string): number {
+    const ms = this.batchMs.get(ledgerId);
+    return ms === undefined ? 0 : (this.maxMembers * 1000) / Math.max(ms, 0.1);
+  }
+}
