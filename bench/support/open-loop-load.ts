@@ -41,6 +41,8 @@ export interface OpenLoopOutcome {
   unanswered: number[];
   /** Milliseconds from send to the answer's end, by request answered. */
   latenciesMs: Float64Array;
+  /** When each answered request was sent, ms from the start of the load; same index. */
+  sentAtMs: Float64Array;
   /** The status of each latency in `latenciesMs`, same index. */
   statuses: Uint16Array;
   /** Highest number of requests out at once. */
@@ -52,6 +54,11 @@ const CHUNK = 256;
 const TIMED_OUT = new Error('no answer within the timeout');
 /** How often the sender wakes; each wake sends every request the clock says is due by then. */
 const TICK_MS = 2;
+/**
+ * Keep-alive connections opened before the schedule starts, as a client with a warm pool has
+ * them: without them the first second measures a storm of TCP handshakes, not the server's queue.
+ */
+const WARM_CONNECTIONS = 1024;
 
 /**
  * Open loop: requests leave at `ratePerSecond` whatever the server answers, as independent clients
@@ -65,6 +72,7 @@ export async function runOpenLoop(load: OpenLoop): Promise<OpenLoopOutcome> {
     maxFreeSockets: load.maxInFlight,
     scheduling: 'lifo',
   });
+  await openConnections(agent, load.host, load.port, Math.min(WARM_CONNECTIONS, load.maxInFlight));
   const scheduled = Math.floor(load.ratePerSecond * load.seconds);
   const outcome: OpenLoopOutcome = {
     scheduled,
@@ -75,9 +83,11 @@ export async function runOpenLoop(load: OpenLoop): Promise<OpenLoopOutcome> {
     transportErrors: 0,
     unanswered: [],
     latenciesMs: new Float64Array(scheduled),
+    sentAtMs: new Float64Array(scheduled),
     statuses: new Uint16Array(scheduled),
     peakInFlight: 0,
   };
+  const start = performance.now();
   let inFlight = 0;
   let drained: (() => void) | undefined;
   let chunk: PreparedRequest[] = [];
@@ -124,6 +134,7 @@ export async function runOpenLoop(load: OpenLoop): Promise<OpenLoopOutcome> {
           const i = outcome.answered;
           outcome.answered += 1;
           outcome.latenciesMs[i] = performance.now() - sentAt;
+          outcome.sentAtMs[i] = sentAt - start;
           outcome.statuses[i] = status;
           load.onAnswer(seq, status, res.headers, body);
           finish();
@@ -134,7 +145,6 @@ export async function runOpenLoop(load: OpenLoop): Promise<OpenLoopOutcome> {
     req.on('error', fail);
     req.end(prepared.body);
   };
-  const start = performance.now();
   await new Promise<void>((resolve) => {
     let due = 0;
     const tick = () => {
@@ -170,4 +180,22 @@ export function latencyFigures(values: Float64Array): { p50: number; p99: number
   const sorted = Float64Array.from(values).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1]! };
+}
+
+/** Opens `count` keep-alive connections in the agent's pool at once (GET /health on each). */
+async function openConnections(agent: Agent, host: string, port: number, count: number): Promise<void> {
+  await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = request({ host, port, agent, method: 'GET', path: '/health' }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          });
+          req.on('error', reject);
+          req.end();
+        }),
+    ),
+  );
 }

@@ -35,6 +35,8 @@ export interface OverloadReport {
   transportErrors: number;
   createdLatencyMs?: { p50: number; p99: number; max: number };
   answeredLatencyMs?: { p50: number; p99: number; max: number };
+  /** p99 of the answers to requests sent in each second of the load: where the tail came from. */
+  answeredP99BySecond: number[];
   rss?: RssSummary;
   /** This process's CPU during the load (the generator's own cost), % of one core. */
   generatorCpuPercent: number;
@@ -147,6 +149,7 @@ export async function runOverload(overload: Overload): Promise<OverloadReport> {
     transportErrors: outcome.transportErrors,
     createdLatencyMs: latencyFigures(latenciesOf(outcome, 201)),
     answeredLatencyMs: latencyFigures(outcome.latenciesMs.subarray(0, outcome.answered)),
+    answeredP99BySecond: p99BySecond(outcome),
     rss: summariseRss(rssSamples),
     generatorCpuPercent: (100 * generatorCpuMs) / 1000 / overload.seconds,
     catchUpSeconds,
@@ -178,6 +181,7 @@ function printOverload(r: OverloadReport, createdInAll: number): void {
       `  latency ms           p50      p99      max\n` +
       latency('answered 201', r.createdLatencyMs) +
       latency('all answered', r.answeredLatencyMs) +
+      `  p99 of all answered by second sent: ${r.answeredP99BySecond.map((ms) => ms.toFixed(0)).join(' ')}\n` +
       (rss
         ? `  gateway RSS MiB: first ${rss.firstMib.toFixed(0)}, median of the middle third ${rss.middleMedianMib.toFixed(0)}, last ${rss.lastMib.toFixed(0)}, max ${rss.maxMib.toFixed(0)}; last 10 s max ${rss.lastTenMaxMib.toFixed(0)}: ${rss.flat ? 'RSS flat' : 'RSS not flat'}\n`
         : '  gateway RSS: not readable (/proc)\n') +
@@ -203,6 +207,15 @@ function isOverloaded(body: string): boolean {
   } catch {
     return false;
   }
+}
+
+function p99BySecond(outcome: OpenLoopOutcome): number[] {
+  const seconds: number[][] = [];
+  for (let i = 0; i < outcome.answered; i += 1) {
+    const second = Math.floor(outcome.sentAtMs[i]! / 1000);
+    (seconds[second] ??= []).push(outcome.latenciesMs[i]!);
+  }
+  return Array.from(seconds, (values) => latencyFigures(Float64Array.from(values ?? []))?.p99 ?? 0);
 }
 
 function latenciesOf(outcome: OpenLoopOutcome, status: number): Float64Array {

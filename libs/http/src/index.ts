@@ -11,3 +11,4 @@ export * from './repeated-headers';
 export * from './route-methods';
 export * from './strict-json';
 export * from './unstorable-text';
+export * from './admission-gate';

@@ -4,7 +4,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
 import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
+import { OverloadedError } from '@payouts/database';
 import {
+  AdmissionGate,
   answerClientError,
   ApiError,
   ApiExceptionFilter,
@@ -14,8 +16,9 @@ import {
   sendApiError,
   unstorableTextRefusal,
 } from '@payouts/http';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { performance } from 'node:perf_hooks';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -74,6 +77,7 @@ export async function createApp(
     if (refusal) sendApiError(reply, refusal);
     else done();
   });
+  admitCommands(fastify, new AdmissionGate());
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });
@@ -85,6 +89,25 @@ export async function createApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   configure?.(app);
   return app;
+}
+
+/** Methods that change something: the commands the admission gate bounds (reads are not held back). */
+const COMMAND_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Every command passes the process's admission gate before its body is read: past the measured
+ * bound on commands in flight it is refused at once with 503 overloaded and Retry-After, having
+ * cost almost nothing, so that what is let in is answered in time (admission-gate.ts).
+ */
+function admitCommands(fastify: FastifyInstance, gate: AdmissionGate): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!COMMAND_METHODS.has(request.method)) return done();
+    if (!gate.enter()) return sendApiError(reply, new OverloadedError('commands in flight'));
+    const started = performance.now();
+    // 'close' comes once for every response, answered or abandoned by its client.
+    reply.raw.once('close', () => gate.leave(performance.now() - started));
+    done();
+  });
 }
 
 /**

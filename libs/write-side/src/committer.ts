@@ -1,9 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import {
   batchingRows,
   GroupingLimits,
   GroupingQueue,
   GroupMember,
   OneWriterRefusal,
+  OverloadedError,
   PlannedRow,
   settledInOrder,
   settleGroup,
@@ -29,6 +31,14 @@ export const COMMITTER_LIMITS: GroupingLimits = Object.freeze({
   // One group at a time: the next gathers every plan that came meanwhile (docs/performance.md).
   maxInFlight: 1,
 });
+
+/**
+ * The fewest plans the committer lets wait for a group whatever its measured rate; past the
+ * larger of this and a second of measured commits, the next grouped plan is refused at once.
+ */
+export const COMMITTER_MIN_WAITING = 1024;
+/** Weight of the newest group in the moving average of a plan's commit time. */
+const SMOOTHING = 0.2;
 
 type InTransaction = NonNullable<AppendOptions['inTransaction']>;
 
@@ -59,6 +69,8 @@ const NO_EVENTS: AppendResult = Object.freeze({ streams: [], events: [] });
  */
 export class Committer {
   private readonly groups: GroupingQueue<Member>;
+  /** Moving average of a grouped plan's share of its group's commit time, in ms. */
+  private msPerPlan: number | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -71,6 +83,10 @@ export class Committer {
   commit(plan: WritePlan, options: { grouped?: boolean } = {}): Promise<AppendResult> {
     if (plan.appends.length === 0) return this.commitRows(plan.rows);
     if (!options.grouped) return this.commitAlone(plan);
+    if (this.groups.waiting >= this.waitingBound()) {
+      // More waits than commits in about a second: refused before any of it is written.
+      return Promise.reject(new OverloadedError('commit queue'));
+    }
     return new Promise<AppendResult>((resolve, reject) => {
       this.groups.add({
         plan,
@@ -96,7 +112,20 @@ export class Committer {
     return NO_EVENTS;
   }
 
-  private commitGroup(group: Member[]): Promise<void> {
+  private waitingBound(): number {
+    const perSecond = this.msPerPlan === undefined ? 0 : 1000 / Math.max(this.msPerPlan, 0.01);
+    return Math.max(COMMITTER_MIN_WAITING, Math.ceil(perSecond));
+  }
+
+  private async commitGroup(group: Member[]): Promise<void> {
+    const started = performance.now();
+    await this.settle(group);
+    const share = (performance.now() - started) / group.length;
+    this.msPerPlan =
+      this.msPerPlan === undefined ? share : this.msPerPlan + SMOOTHING * (share - this.msPerPlan);
+  }
+
+  private settle(group: Member[]): Promise<void> {
     return settleGroup(group, {
       alone: (member) => this.commitAlone(member.plan),
       together: (members) => this.commitTogether(members),

@@ -5,31 +5,32 @@ const SMOOTHING = 0.2;
 
 /**
  * What each ledger can commit per second, estimated from its batches: a full batch's members over
- * the moving average of a batch's commit time. Under load the batches are full and this is the
- * rate the ledger commits at; with small batches it says more than the ledger has shown, which
- * only matters once its queue grows, and then the batches fill. It bounds the ledger's queue.
+ * the moving average of a batch's cycle (from the end of the one before it, when commands were
+ * waiting then, or from its own start: deciding, committing and waiting for the ledger's lock).
+ * Under load the batches are full and this is the rate the ledger commits at; with small batches
+ * it says more than the ledger has shown, which only loosens the bound of a queue that is short.
  */
 export class LedgerThroughput {
-  private readonly batchMs = new Map<string, number>();
+  private readonly cycleMs = new Map<string, number>();
 
   constructor(private readonly maxMembers: number) {}
 
   record(ledgerId: string, elapsedMs: number): void {
-    const previous = this.batchMs.get(ledgerId);
-    this.batchMs.delete(ledgerId);
-    this.batchMs.set(
+    const previous = this.cycleMs.get(ledgerId);
+    this.cycleMs.delete(ledgerId);
+    this.cycleMs.set(
       ledgerId,
       previous === undefined ? elapsedMs : previous + SMOOTHING * (elapsedMs - previous),
     );
-    if (this.batchMs.size > MAX_LEDGERS) {
-      const oldest = this.batchMs.keys().next().value;
-      if (oldest !== undefined) this.batchMs.delete(oldest);
+    if (this.cycleMs.size > MAX_LEDGERS) {
+      const oldest = this.cycleMs.keys().next().value;
+      if (oldest !== undefined) this.cycleMs.delete(oldest);
     }
   }
 
   /** 0 for a ledger not measured yet. */
   perSecond(ledgerId: string): number {
-    const ms = this.batchMs.get(ledgerId);
+    const ms = this.cycleMs.get(ledgerId);
     return ms === undefined ? 0 : (this.maxMembers * 1000) / Math.max(ms, 0.1);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import { AggregateCache } from './aggregate-cache';
@@ -40,6 +41,14 @@ export class WritePath {
     const ledgerId = handler.batchesOn?.(command);
     if (ledgerId !== undefined) return this.batches.submit(ledgerId, command, handler);
     return this.executeAlone(command, handler);
+  }
+
+  /**
+   * Refuses at once (503 overloaded) a command its ledger has no room to queue, before any work
+   * is done for it: the write path's own check, declared for a route to call first.
+   */
+  refuseIfOverloaded(ledgerId: string): void {
+    if (!this.batches.admits(ledgerId)) throw new OverloadedError(`ledger ${ledgerId}`);
   }
 
   /** Decides and commits the command on its own, retrying version conflicts on fresh state. */

@@ -12,7 +12,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
+import { characterCount, ledgerStreamId, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -40,6 +40,7 @@ import {
   StartRedirectSessionCommand,
 } from '@payouts/payouts';
 import { APP_CONFIG } from '@payouts/platform';
+import { WritePath } from '@payouts/write-side';
 import { ApiError, apiValidationPipe } from '@payouts/http';
 import type { FastifyReply } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
@@ -104,6 +105,7 @@ export class PayoutsController {
     private readonly commands: CommandBus,
     private readonly queries: PayoutQueries,
     private readonly idempotent: IdempotentRequests,
+    private readonly writes: WritePath,
     private readonly returnUrls: ReturnUrlPolicy,
     private readonly answerUrls: SealedAnswerUrls,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -141,7 +143,7 @@ export class PayoutsController {
     413: [],
     415: [],
     422: ['amount_out_of_range', 'exposure_limit_exceeded', 'customer_pending_limit', ...IDEMPOTENCY_422],
-    503: IDEMPOTENCY_503,
+    503: [...IDEMPOTENCY_503, 'overloaded'],
   })
   async create(
     @Principal() principal: PayoutPrincipal,
@@ -162,6 +164,9 @@ export class PayoutsController {
       await this.idempotent.keepRefusal(request, principal.refusal);
       throw principal.refusal;
     }
+    // An account whose ledger has more creates waiting than it commits in a moment hears so at
+    // once, before any work: nothing is stored, and the same key may come again.
+    this.writes.refuseIfOverloaded(ledgerStreamId(principal.accountId, principal.environment));
     const result = await this.idempotent.handle(request, async (hold) => {
       // Validated after the key: a body the rules refuse is a rejected create, kept for its key
       // like any other (spec 4.2, rule 4), and a request without a key hears about the key first.

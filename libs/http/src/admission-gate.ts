@@ -1,0 +1,99 @@
+export interface AdmissionLimits {
+  /**
+   * Commands in flight at start, and what the limit returns to while answers come in time: a burst
+   * this large (a merchant's 500 concurrent creates) is let in.
+   */
+  readonly initial: number;
+  /**
+   * Never fewer in flight than this, however slow the answers: a burst this large is always let
+   * in, and at the measured ~4,000 commands/s it is answered in well under the target's 250 ms.
+   */
+  readonly min: number;
+  readonly max: number;
+  /** Commands answered slower than this on average over a window mean too many are in flight. */
+  readonly targetMs: number;
+  readonly windowMs: number;
+}
+
+export const ADMISSION_LIMITS: AdmissionLimits = Object.freeze({
+  initial: 256,
+  min: 256,
+  max: 16_384,
+  // Well inside the goal for answered latency under overload (p99 under 250 ms).
+  targetMs: 30,
+  windowMs: 100,
+});
+
+/** What a window of slow answers keeps of the limit. */
+const DECREASE = 0.75;
+/** What a window of timely answers adds: back towards `initial` quickly, past it slowly and only when it refused. */
+const RECOVER = 0.25;
+const INCREASE = 0.05;
+
+/**
+ * The process's bound on commands in flight, found by measuring (additive increase,
+ * multiplicative decrease on answer time, as TCP finds a link's rate). While answers come within
+ * `targetMs`, the limit returns to `initial`, and grows past it only when it refused something;
+ * once they come slower, more is in flight than the process gets through in that time, and the
+ * limit shrinks (never below `min`) until they do not. A command past the limit is refused at once, before its body is read (503 overloaded,
+ * Retry-After), so what the process lets in is answered in about the target time, and the rest
+ * costs it almost nothing.
+ */
+export class AdmissionGate {
+  private inFlight = 0;
+  private current: number;
+  private windowStart = 0;
+  private answered = 0;
+  private answeredMs = 0;
+  private refused = false;
+
+  constructor(
+    private readonly limits: AdmissionLimits = ADMISSION_LIMITS,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.current = limits.initial;
+  }
+
+  /** Lets one command in, or says no; every command let in must `leave` once answered. */
+  enter(): boolean {
+    this.closeWindowIfDue();
+    if (this.inFlight >= this.current) {
+      this.refused = true;
+      return false;
+    }
+    this.inFlight += 1;
+    return true;
+  }
+
+  leave(elapsedMs: number): void {
+    this.inFlight -= 1;
+    this.answered += 1;
+    this.answeredMs += elapsedMs;
+    this.closeWindowIfDue();
+  }
+
+  get limit(): number {
+    return this.current;
+  }
+
+  get commandsInFlight(): number {
+    return this.inFlight;
+  }
+
+  private closeWindowIfDue(): void {
+    const now = this.now();
+    if (now - this.windowStart < this.limits.windowMs) return;
+    const { min, max, targetMs } = this.limits;
+    if (this.answered > 0 && this.answeredMs / this.answered > targetMs) {
+      this.current = Math.max(min, Math.floor(this.current * DECREASE));
+    } else if (this.current < this.limits.initial) {
+      this.current = Math.min(this.limits.initial, Math.ceil(this.current * (1 + RECOVER)));
+    } else if (this.refused) {
+      this.current = Math.min(max, this.current + Math.ceil(this.current * INCREASE));
+    }
+    this.windowStart = now;
+    this.answered = 0;
+    this.answeredMs = 0;
+    this.refused = false;
+  }
+}
