@@ -34,6 +34,11 @@ export interface AppConfig {
   encryptionKey: Buffer | undefined;
   /** Requests per second per credential, sustained, and at once (per gateway process). */
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * Bounds of the process's commands in flight (the admission gate): where the limit starts and
+   * returns to, the least it shrinks to while answers are slow, and the most it grows to.
+   */
+  commandsInFlight: { initial: number; min: number; max: number };
   /** SMTP server for e-mail (`smtp://` or `smtps://`, credentials in the URL); unset: the development mailbox folder. */
   smtpUrl: string | undefined;
   /** Sender of every e-mail: an address, or `Name <address>`. */
@@ -116,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 500, 1, 1_000_000),
       burst: integer(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     },
+    commandsInFlight: commandsInFlight(env),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     dataDir: nonEmpty(env.DATA_DIR) ?? './.data',
@@ -262,4 +268,18 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigurationError(`${name} must be between ${min} and ${max}`);
   return value;
+}
+
+function commandsInFlight(env: NodeJS.ProcessEnv): AppConfig['commandsInFlight'] {
+  const bounds = {
+    initial: integer(env, 'COMMANDS_IN_FLIGHT_INITIAL', 1024, 1, 1_000_000),
+    min: integer(env, 'COMMANDS_IN_FLIGHT_MIN', 256, 1, 1_000_000),
+    max: integer(env, 'COMMANDS_IN_FLIGHT_MAX', 16_384, 1, 1_000_000),
+  };
+  if (!(bounds.min <= bounds.initial && bounds.initial <= bounds.max)) {
+    throw new ConfigurationError(
+      'COMMANDS_IN_FLIGHT_MIN <= COMMANDS_IN_FLIGHT_INITIAL <= COMMANDS_IN_FLIGHT_MAX must hold',
+    );
+  }
+  return bounds;
 }

@@ -10,6 +10,7 @@ describe('configuration from the environment', () => {
       logLevel: 'info',
     });
     expect(config.operatorToken).toBeUndefined();
+    expect(config.commandsInFlight).toEqual({ initial: 1024, min: 256, max: 16_384 });
   });
 
   it.each([
@@ -25,6 +26,9 @@ describe('configuration from the environment', () => {
     [{ SMTP_URL: 'smtp://' }, /smtp:\/\/ or smtps:\/\//],
     [{ MAIL_FROM: 'nobody' }, /MAIL_FROM must be an e-mail address/],
     [{ MAIL_FROM: 'Payouts <no-reply@example.com' }, /MAIL_FROM must be an e-mail address/],
+    [{ COMMANDS_IN_FLIGHT_MIN: '2048' }, /COMMANDS_IN_FLIGHT_MIN <= COMMANDS_IN_FLIGHT_INITIAL/],
+    [{ COMMANDS_IN_FLIGHT_MAX: '100' }, /COMMANDS_IN_FLIGHT_MIN <= COMMANDS_IN_FLIGHT_INITIAL/],
+    [{ COMMANDS_IN_FLIGHT_INITIAL: '0' }, /COMMANDS_IN_FLIGHT_INITIAL must be between/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigurationError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -16,7 +16,7 @@ export interface AdmissionLimits {
 }
 
 export const ADMISSION_LIMITS: AdmissionLimits = Object.freeze({
-  initial: 256,
+  initial: 1024,
   min: 256,
   max: 16_384,
   // Well inside the goal for answered latency under overload (p99 under 250 ms).

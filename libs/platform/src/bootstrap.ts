@@ -7,6 +7,7 @@ import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observ
 import { OverloadedError } from '@payouts/database';
 import {
   AdmissionGate,
+  ADMISSION_LIMITS,
   answerClientError,
   ApiError,
   ApiExceptionFilter,
@@ -77,7 +78,7 @@ export async function createApp(
     if (refusal) sendApiError(reply, refusal);
     else done();
   });
-  admitCommands(fastify, new AdmissionGate());
+  admitCommands(fastify, new AdmissionGate({ ...ADMISSION_LIMITS, ...config.commandsInFlight }));
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });

@@ -40,17 +40,22 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 
 /**
  * Every operation but liveness reads or writes the database, so any of them can answer 503
- * `service_unavailable` (with `Retry-After`) while the database is unreachable; an operation that
- * already documents a 503 (Create's `attempt_unresolved`) gets the code added to it.
+ * `service_unavailable` (with `Retry-After`) while the database is unreachable, and every command
+ * (a write) 503 `overloaded` (with `Retry-After`) when more are in flight or waiting than the
+ * process gets through in time; an operation that already documents a 503 (Create's
+ * `attempt_unresolved`) gets the codes added to it.
  */
 function documentDatabaseOutages(document: OpenAPIObject): void {
-  const text =
+  const unavailable =
     'The database is unreachable for now; retry after `Retry-After` seconds: `service_unavailable`';
+  const overloaded =
+    'More commands are in flight or waiting than the service gets through in time; nothing was done, retry the same request after `Retry-After` seconds: `overloaded`';
   for (const [path, item] of Object.entries(document.paths)) {
     if (path === '/health') continue; // liveness answers without the database
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = item[method];
       if (!operation) continue;
+      const text = method === 'get' ? unavailable : `${unavailable}; or ${overloaded}`;
       const existing = operation.responses['503'];
       if (existing && 'description' in existing) existing.description += `; or ${text}`;
       else

@@ -143,7 +143,7 @@ export class PayoutsController {
     413: [],
     415: [],
     422: ['amount_out_of_range', 'exposure_limit_exceeded', 'customer_pending_limit', ...IDEMPOTENCY_422],
-    503: [...IDEMPOTENCY_503, 'overloaded'],
+    503: IDEMPOTENCY_503,
   })
   async create(
     @Principal() principal: PayoutPrincipal,
