@@ -1,5 +1,5 @@
 import type { SqlClient } from '@payouts/database';
-import { AuthenticatedCredential, CredentialLookUp, ReadBesideCredential } from './credential-look-up';
+import { AuthenticatedCredential, CredentialLookUp } from './credential-look-up';
 import { requireBoolean, requireEnvironment, requireText, scopesFor } from './account-input';
 import { normaliseOrigin } from './origins';
 import { SecretBox } from './secret-box';
@@ -97,20 +97,7 @@ export class AccountsRepository {
    * requests read in one turn of the event loop share one statement.
    */
   async authenticateCredential(token: string): Promise<AuthenticatedCredential | null> {
-    return (await this.#credentials.authenticate(token, undefined))?.credential ?? null;
-  }
-
-  /**
-   * authenticateCredential, and `beside` in the same statement: on the hottest endpoint (Get
-   * Payout) the credential and the payout cost the database one statement instead of two. The
-   * credential is read exactly as authenticateCredential reads it; `beside` is null when the
-   * credential is unknown or revoked, since then nothing is returned at all.
-   */
-  async authenticateCredentialWith(
-    token: string,
-    beside: ReadBesideCredential,
-  ): Promise<{ credential: AuthenticatedCredential; beside: unknown } | null> {
-    return this.#credentials.authenticate(token, beside);
+    return this.#credentials.authenticate(token);
   }
 
   async accountExists(accountId: string): Promise<boolean> {

@@ -26,17 +26,6 @@ export interface AuthenticatedCredential {
   };
 }
 
-/**
- * A read that rides in the credential look-up's own statement: a SELECT of at most one row that
- * may use `c.account_id` and `c.environment` (the credential's) and its parameters as the text
- * columns `t.p1`, `t.p2`, … Its row comes back as a JSON object in column order, or null. Only for
- * fixed SQL text, never built from input.
- */
-export interface ReadBesideCredential {
-  sql: string;
-  params: readonly string[];
-}
-
 interface CredentialRow {
   credential_id: string;
   account_id: string;
@@ -46,8 +35,6 @@ interface CredentialRow {
   payouts_approved: boolean;
   payouts_enabled: boolean;
   return_url_origins: string[];
-  /** The row of a read beside the credential (authenticateCredentialWith), as JSON. */
-  beside?: unknown;
 }
 
 // One indexed look-up (the unique index on token_verifier) with the account and the settings of
@@ -57,75 +44,37 @@ const CREDENTIAL_COLUMNS = `c.credential_id, c.account_id, c.environment, c.kind
        a.payouts_approved, e.payouts_enabled, e.return_url_origins`;
 const CREDENTIAL_JOINS = `JOIN accounts a ON a.account_id = c.account_id
   JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment`;
-/**
- * The credential look-up of every request read in one turn, as one statement (see BatchedLookUps),
- * each request's read beside it (ReadBesideCredential) in the same statement, per credential row.
- * A request's parameters come in as the text columns `t.verifier`, `t.p1`, `t.p2`, …
- */
-function credentialLookUps(besideSql: string | undefined, besideParams: number): RowStatement {
-  const columns = ['verifier', ...Array.from({ length: besideParams }, (_, i) => `p${i + 1}`)];
-  const beside =
-    besideSql === undefined ? '' : `,\n       (SELECT to_json(b) FROM (${besideSql}) b) AS beside`;
-  return {
-    sql: `SELECT ${columns.map((column) => `t.${column}`).join(', ')}, ${CREDENTIAL_COLUMNS}${beside}
-  FROM unnest(${columns.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS t(${columns.join(', ')})
+/** The credential look-up of every request read in one turn, as one statement (see BatchedLookUps). */
+const CREDENTIAL_LOOK_UPS: RowStatement = {
+  sql: `SELECT t.verifier, ${CREDENTIAL_COLUMNS}
+  FROM unnest($1::text[]) AS t(verifier)
   JOIN credentials c ON c.token_verifier = t.verifier AND c.revoked_at IS NULL
   ${CREDENTIAL_JOINS}`,
-    answers:
-      besideParams === 0
-        ? { rowKey: (row) => String(row['verifier']), paramsKey: (params) => String(params[0]) }
-        : {
-            rowKey: (row) => JSON.stringify(columns.map((column) => row[column])),
-            paramsKey: (params) => JSON.stringify(params),
-          },
-  };
-}
+  answers: { rowKey: (row) => String(row['verifier']), paramsKey: (params) => String(params[0]) },
+};
 
 /**
  * Finds what a checkout or payout Bearer token stands for: its credential, the account and the
- * settings of the credential's environment, optionally with a read beside it in the same statement.
+ * settings of the credential's environment.
  * Requests read in one turn of the event loop share one statement (BatchedLookUps).
  */
 export class CredentialLookUp {
-  readonly #reads: SqlClient['reads'];
   readonly #credentials: BatchedLookUps<CredentialRow>;
-  /**
-   * The look-ups with a read beside, by its SQL: each composed once (a freshly concatenated text
-   * would be hashed again on every request to find its prepared statement, about 2% of a Get
-   * Payout's gateway time). Bounded because the beside SQL is fixed text, never built from input.
-   */
-  readonly #credentialsWith = new Map<string, BatchedLookUps<CredentialRow>>();
 
   constructor(db: SqlClient) {
-    this.#reads = db.reads;
-    this.#credentials = new BatchedLookUps(db.reads, credentialLookUps(undefined, 0));
+    this.#credentials = new BatchedLookUps(db.reads, CREDENTIAL_LOOK_UPS);
   }
 
-  /** Null when the token is malformed, unknown or revoked; `beside` is null when its read found no row. */
-  async authenticate(
-    token: string,
-    beside: ReadBesideCredential | undefined,
-  ): Promise<{ credential: AuthenticatedCredential; beside: unknown } | null> {
+  /** Null when the token is malformed, unknown or revoked. */
+  async authenticate(token: string): Promise<AuthenticatedCredential | null> {
     if (typeof token !== 'string') return null;
     const named = parseTokenPrefix(token);
     if (!named || named.kind === 'admin' || named.environment === null) return null;
     if (!hasWellFormedBody(token, tokenPrefixFor(named.kind, named.environment))) return null;
-    const verifier = tokenVerifier(token);
-    const [row] = beside
-      ? await this.#credentialWith(verifier, beside)
-      : await this.#credentials.lookUp([verifier]);
+    const [row] = await this.#credentials.lookUp([tokenVerifier(token)]);
     // The prefix is part of the hashed token, so a stored row always agrees with it; checked anyway.
     if (!row || row.kind !== named.kind || row.environment !== named.environment) return null;
-    return { credential: credentialOf(row), beside: row.beside ?? null };
-  }
-
-  #credentialWith(verifier: string, beside: ReadBesideCredential): Promise<CredentialRow[]> {
-    let lookUps = this.#credentialsWith.get(beside.sql);
-    if (lookUps === undefined) {
-      lookUps = new BatchedLookUps(this.#reads, credentialLookUps(beside.sql, beside.params.length));
-      this.#credentialsWith.set(beside.sql, lookUps);
-    }
-    return lookUps.lookUp([verifier, ...beside.params]);
+    return credentialOf(row);
   }
 }
 

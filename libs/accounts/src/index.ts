@@ -8,4 +8,4 @@ export { secureRandomBytes } from './secure-random';
 export { copyOf32ByteKey } from './key-copy';
 export { resolveEncryptionKey, deriveSubkey } from './encryption-key';
 export type { IssuedCredential, CredentialSummary } from './accounts.repository';
-export type { AuthenticatedCredential, ReadBesideCredential } from './credential-look-up';
+export type { AuthenticatedCredential } from './credential-look-up';

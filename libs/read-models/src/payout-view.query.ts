@@ -1,4 +1,4 @@
-import { SqlQueryable } from '@payouts/database';
+import { BatchedLookUps, SqlQueryable } from '@payouts/database';
 import { PayoutMerchantView } from './payout-views';
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -22,13 +22,6 @@ const ONE_PAYOUT = (payoutIdParam: string) =>
 const PAYOUT_VIEW_SQL = `SELECT ${PAYOUT_VIEW_COLUMNS}
   FROM ${ONE_PAYOUT('$1')} WHERE p.account_id = $2 AND p.environment = $3`;
 
-/**
- * The same view as readPayoutView, as a read beside the credential look-up (accounts'
- * ReadBesideCredential): payout id in `t.p1`, the account and environment the credential's own.
- */
-export const PAYOUT_VIEW_BESIDE_CREDENTIAL_SQL = `SELECT ${PAYOUT_VIEW_COLUMNS}
-  FROM ${ONE_PAYOUT('t.p1')} WHERE p.account_id = c.account_id AND p.environment = c.environment`;
-
 /** The payout as its merchant sees it, or null when this account and environment has no such payout. */
 export async function readPayoutView(
   db: SqlQueryable,
@@ -42,4 +35,43 @@ export async function readPayoutView(
     environment,
   ]);
   return result.rows[0] ?? null;
+}
+
+/** A payout's merchant view with whose it is: the account and environment that own it. */
+export interface OwnedPayoutView {
+  readonly accountId: string;
+  readonly environment: string;
+  readonly view: PayoutMerchantView;
+}
+
+type OwnedRow = PayoutMerchantView & {
+  t_payout_id: string;
+  owner_account_id: string;
+  owner_environment: string;
+};
+
+/**
+ * Get Payout's read, by payout id alone, for a route to start before its caller is authenticated
+ * (in the same turn as the credential look-up): the look-ups of every request read in one turn go
+ * as one statement (BatchedLookUps). The owner comes with the view, and the caller compares it with
+ * the principal: another account's payout is then answered as no payout, never shown.
+ */
+export class PayoutViewsById {
+  private readonly lookUps: BatchedLookUps<OwnedRow>;
+
+  constructor(db: SqlQueryable) {
+    this.lookUps = new BatchedLookUps(db, {
+      sql: `SELECT t.wanted AS t_payout_id, p.account_id AS owner_account_id,
+       p.environment AS owner_environment, ${PAYOUT_VIEW_COLUMNS}
+  FROM unnest($1::text[]) AS t(wanted) JOIN payout_list p ON p.payout_id = t.wanted`,
+      answers: { rowKey: (row) => String(row['t_payout_id']), paramsKey: (params) => String(params[0]) },
+    });
+  }
+
+  async find(payoutId: string): Promise<OwnedPayoutView | null> {
+    const [row] = await this.lookUps.lookUp([payoutId]);
+    if (!row) return null;
+    const { t_payout_id: _id, owner_account_id: accountId, owner_environment: environment, ...view } = row;
+    return { accountId, environment, view };
+  }
 }

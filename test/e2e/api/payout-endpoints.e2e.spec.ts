@@ -581,7 +581,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     }
   });
 
-  it('answers Get from the credential look-up statement with exactly the view readPayoutView reads, field order included', async () => {
+  it('answers Get, read by id beside the credential look-up, with exactly the view readPayoutView reads, field order included, and 404 to another account', async () => {
     const created = await create({
       ...linkBody('beside-1', '3.00'),
       description: 'd',

@@ -1,12 +1,18 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { parseTokenPrefix } from '@payouts/accounts';
 import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { APP_CONFIG } from '@payouts/platform';
 import { ApiError } from '@payouts/http';
 import { ACCOUNTS } from '../gateway.tokens';
-import { DEFERS_PRECONDITION_REFUSALS, PayoutPrincipal, REQUIRED_SCOPE } from './payout-principal';
+import {
+  DEFERS_PRECONDITION_REFUSALS,
+  Prefetch,
+  PREFETCH,
+  PayoutPrincipal,
+  REQUIRED_SCOPE,
+} from './payout-principal';
 import { RateLimiter } from './rate-limiter';
 import { environmentOfPath } from './request-environment';
 
@@ -27,6 +33,7 @@ export class PayoutAuthGuard implements CanActivate {
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly reflector: Reflector,
+    private readonly modules: ModuleRef,
   ) {
     this.limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
   }
@@ -35,6 +42,7 @@ export class PayoutAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<{
       url: string;
       headers: Record<string, string | undefined>;
+      params?: Record<string, string>;
       principal?: PayoutPrincipal;
     }>();
     const environment = environmentOfPath(request.url);
@@ -55,6 +63,7 @@ export class PayoutAuthGuard implements CanActivate {
         'a checkout key cannot be used for payouts; use a payout credential',
       );
     }
+    const prefetched = this.startPrefetch(context, request.params ?? {});
     // No cache: a revocation counts from the next request.
     const credential = await this.accounts.authenticateCredential(token);
     if (!credential) throw unauthenticated();
@@ -78,8 +87,22 @@ export class PayoutAuthGuard implements CanActivate {
       credentialId: credential.credentialId,
       credential,
       ...(refusal ? { refusal } : {}),
+      ...(prefetched ? { prefetched } : {}),
     };
     return true;
+  }
+
+  /** The route's read, started now so it goes to the database with the credential look-up. */
+  private startPrefetch(
+    context: ExecutionContext,
+    params: Readonly<Record<string, string>>,
+  ): Promise<unknown> | undefined {
+    const prefetch = this.reflector.get<Prefetch<unknown> | undefined>(PREFETCH, context.getHandler());
+    if (!prefetch) return undefined;
+    const started = prefetch.start(this.modules.get(prefetch.provider, { strict: false }), params);
+    // Discarded unseen when the caller is refused: its failure must not go unhandled then.
+    started.catch(() => undefined);
+    return started;
   }
 }
 

@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, SetMetadata, Type } from '@nestjs/common';
 import type { AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { Environment } from '@payouts/domain';
 import type { ApiError } from '@payouts/http';
@@ -15,6 +15,8 @@ export interface PayoutPrincipal {
    * the checks passed (and on every other route, where the guard refuses itself).
    */
   refusal?: ApiError;
+  /** On a route marked PrefetchedBesideCredential: its read, started with the credential look-up. */
+  prefetched?: Promise<unknown>;
 }
 
 export const REQUIRED_SCOPE = 'required_scope';
@@ -27,6 +29,22 @@ export const DEFERS_PRECONDITION_REFUSALS = 'defers_precondition_refusals';
  * its refusal of scope, approval or payouts switch to the route, which keeps it for the key.
  */
 export const DefersPreconditionRefusals = () => SetMetadata(DEFERS_PRECONDITION_REFUSALS, true);
+
+/** A read a route needs whoever calls, and the provider that makes it. */
+export interface Prefetch<Provider> {
+  readonly provider: Type<Provider>;
+  start(provider: Provider, params: Readonly<Record<string, string>>): Promise<unknown>;
+}
+
+export const PREFETCH = 'prefetch';
+/**
+ * Get Payout: its read is started by the guard in the same turn as the credential look-up, so the
+ * two statements go to the database together (one round trip where there were two one after the
+ * other). The read must not depend on the caller (a payout by its id); the route compares what it
+ * found with the principal, and a failed authentication discards it unseen.
+ */
+export const PrefetchedBesideCredential = <Provider>(prefetch: Prefetch<Provider>) =>
+  SetMetadata(PREFETCH, prefetch);
 
 export const Principal = createParamDecorator(
   (_data: unknown, context: ExecutionContext): PayoutPrincipal => {

@@ -7,11 +7,13 @@ import { ApiError } from '@payouts/http';
 import type { SqlClient } from '@payouts/database';
 import {
   BALANCE_MAX_LAG_EVENTS,
+  PayoutViewsById,
   readPayoutView,
   toBalanceFigures,
   toPayoutMerchantView,
 } from '@payouts/read-models';
-import type { PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
+import type { OwnedPayoutView, PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
+import { PAYOUT_ID } from './payout-id';
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;
@@ -33,10 +35,35 @@ export type BalanceAnswer =
 /** Reads for the payout endpoints, always scoped to the caller's account and environment. */
 @Injectable()
 export class PayoutQueries {
+  private readonly views: PayoutViewsById;
+
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModelClient,
     @Inject(SQL_CLIENT) private readonly db: SqlClient,
-  ) {}
+  ) {
+    this.views = new PayoutViewsById(db.reads);
+  }
+
+  /** Get Payout's read, by id alone, started before the caller is known (PrefetchedBesideCredential). */
+  prefetchView(payoutId: string | undefined): Promise<OwnedPayoutView | null> {
+    return payoutId !== undefined && PAYOUT_ID.test(payoutId)
+      ? this.views.find(payoutId)
+      : Promise.resolve(null);
+  }
+
+  /** The prefetched payout if it is this account's and environment's; 404 otherwise. */
+  async ownView(
+    prefetched: Promise<unknown> | undefined,
+    accountId: string,
+    environment: Environment,
+  ): Promise<PayoutMerchantView> {
+    const owned = (await prefetched) as OwnedPayoutView | null | undefined;
+    // Another account's or environment's payout is indistinguishable from no payout.
+    if (!owned || owned.accountId !== accountId || owned.environment !== environment) {
+      throw new ApiError(404, 'not_found', 'no such payout');
+    }
+    return owned.view;
+  }
 
   async get(accountId: string, environment: Environment, payoutId: string): Promise<PayoutMerchantView> {
     // A plain SELECT: on the shared read connections, like the credential look-up before it.

@@ -44,7 +44,12 @@ import { WritePath } from '@payouts/write-side';
 import { ApiError, apiValidationPipe } from '@payouts/http';
 import type { FastifyReply } from 'fastify';
 import { PayoutAuthGuard } from '../auth/payout-auth.guard';
-import { DefersPreconditionRefusals, Principal, RequiresScope } from '../auth/payout-principal';
+import {
+  DefersPreconditionRefusals,
+  PrefetchedBesideCredential,
+  Principal,
+  RequiresScope,
+} from '../auth/payout-principal';
 import type { PayoutPrincipal } from '../auth/payout-principal';
 import { acceptedCommonCreateBody } from './common-create-body';
 import { CreatePayoutDto } from './create-payout.dto';
@@ -265,8 +270,12 @@ export class PayoutsController {
   @ApiPayoutIdParam()
   @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView })
   @ApiErrors({ 404: [] })
-  get(@Principal() principal: PayoutPrincipal, @Param('payout_id') payoutId: string) {
-    return this.queries.get(principal.accountId, principal.environment, checkedPayoutId(payoutId));
+  @PrefetchedBesideCredential<PayoutQueries>({
+    provider: PayoutQueries,
+    start: (queries, params) => queries.prefetchView(params['payout_id']),
+  })
+  get(@Principal() principal: PayoutPrincipal) {
+    return this.queries.ownView(principal.prefetched, principal.accountId, principal.environment);
   }
 
   @Post(':payout_id/link')
