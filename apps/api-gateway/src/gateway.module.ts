@@ -7,14 +7,27 @@ import { OperatorController } from './admin/operator.controller';
 import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { PayoutQueries } from './payouts/payout-queries';
-import { PayoutsController } from './payouts/payouts.controller';
-import { ReturnUrlPolicy } from './payouts/return-url-policy';
+import { CancelPayoutRoute } from './payouts/cancel-payout/cancel-payout.route';
+import { ClaimLinkRoute } from './payouts/claim-link/claim-link.route';
+import { CreatePayoutRoute } from './payouts/create-payout/create-payout.route';
+import { PayoutReadsRoute } from './payouts/reads/payout-reads.route';
+import { RedirectSessionRoute } from './payouts/redirect-session/redirect-session.route';
+import { ReturnUrlPolicy } from './payouts/create-payout/return-url-policy';
 import { RecipientPagesModule } from './recipient/recipient-pages.module';
 
 /** The merchant-facing REST API (payouts, the operator's and the dashboard's administration) and the recipient's pages. */
 @Module({
   imports: [PayoutsModule, IdempotencyModule, GatewayAccountsModule, RecipientPagesModule],
-  controllers: [PayoutsController, OperatorController, DashboardController, PayoutWebhookController],
+  controllers: [
+    CreatePayoutRoute,
+    PayoutReadsRoute,
+    ClaimLinkRoute,
+    RedirectSessionRoute,
+    CancelPayoutRoute,
+    OperatorController,
+    DashboardController,
+    PayoutWebhookController,
+  ],
   providers: [PayoutAuthGuard, PayoutQueries, ReturnUrlPolicy],
 })
 export class GatewayModule {}

@@ -13,7 +13,7 @@ import {
   RevokedCredentialResponse,
 } from '../openapi/admin.schemas';
 import { ApiErrors } from '../openapi/decorators';
-import { isAcceptedReturnUrl } from '../payouts/return-url-rule';
+import { isAcceptedReturnUrl } from '../payouts/create-payout/return-url-rule';
 import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './admin.dto';
 
 /** The account administrator's API (ARCHITECTURE 4), authenticated by the account's admin token. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { originOf } from '@payouts/accounts';
 import { ApiError } from '@payouts/http';
-import type { PayoutPrincipal } from '../auth/payout-principal';
+import type { PayoutPrincipal } from '../../auth/payout-principal';
 
 /** `return_url` must match a registered origin exactly: scheme, host and port, no wildcards (spec 4.2). */
 @Injectable()

@@ -1,6 +1,6 @@
 import { characterCount, PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
 import { ApiError } from '@payouts/http';
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ListFilters } from './payout-queries';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, ListFilters } from '../payout-queries';
 
 const STATUSES: readonly string[] = PAYOUT_STATUSES;
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?Z$/;

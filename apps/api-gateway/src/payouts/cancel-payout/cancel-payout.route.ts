@@ -1,0 +1,71 @@
+import { Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiError } from '@payouts/http';
+import { IdempotentRequests, requireIdempotencyKey } from '@payouts/idempotency';
+import { CancelPayoutCommand, payoutMerchantView } from '@payouts/payouts';
+import type { FastifyReply } from 'fastify';
+import { Principal, RequiresScope } from '../../auth/payout-principal';
+import type { PayoutPrincipal } from '../../auth/payout-principal';
+import {
+  ApiErrors,
+  ApiIdempotencyKey,
+  ApiPayoutIdParam,
+  IDEMPOTENCY_400,
+  IDEMPOTENCY_409,
+  IDEMPOTENCY_422,
+  IDEMPOTENCY_503,
+  REPLAYED_HEADER,
+} from '../../openapi/decorators';
+import { PayoutMerchantView } from '../../openapi/payout.schemas';
+import { checkedPayoutId, PayoutRoutes, send } from '../payout-routes';
+
+/** Cancel Payout (spec 4.2): the route of the cancel-payout feature. */
+@PayoutRoutes()
+export class CancelPayoutRoute {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly idempotent: IdempotentRequests,
+  ) {}
+
+  @Post(':payout_id/cancel')
+  @HttpCode(200)
+  @RequiresScope('payouts:write')
+  @ApiOperation({
+    summary: 'Cancel Payout',
+    description:
+      'Scope `payouts:write`. No body. A payout already cancelled, expired or failed is returned unchanged.',
+  })
+  @ApiIdempotencyKey()
+  @ApiPayoutIdParam()
+  @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView, headers: REPLAYED_HEADER })
+  @ApiErrors({
+    400: IDEMPOTENCY_400,
+    404: [],
+    409: ['not_cancellable', 'concurrent_update', ...IDEMPOTENCY_409],
+    413: [],
+    415: [],
+    422: IDEMPOTENCY_422,
+    503: IDEMPOTENCY_503,
+  })
+  async cancel(
+    @Principal() principal: PayoutPrincipal,
+    @Param('payout_id') payoutId: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    requireIdempotencyKey(key);
+    const id = checkedPayoutId(payoutId);
+    const result = await this.idempotent.handle(
+      { owner: principal, path: `/api/payout/${id}/cancel`, key, body: null, resourceId: id },
+      async (hold) => {
+        const payout = await this.commands.execute(
+          new CancelPayoutCommand(principal.accountId, principal.environment, id, hold),
+        );
+        if (payout.status === 'none') throw new ApiError(404, 'not_found', 'no such payout');
+        return { status: 200, body: payoutMerchantView(payout), committed: true };
+      },
+    );
+    return send(reply, result);
+  }
+}

@@ -1,0 +1,85 @@
+import { Get, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, getSchemaPath } from '@nestjs/swagger';
+import { PAYOUT_STATUSES } from '@payouts/domain';
+import { PrefetchedBesideCredential, Principal, RequiresScope } from '../../auth/payout-principal';
+import type { PayoutPrincipal } from '../../auth/payout-principal';
+import { ApiErrors, ApiPayoutIdParam } from '../../openapi/decorators';
+import {
+  BalanceResponse,
+  BalanceUnavailableResponse,
+  ListPayoutsResponse,
+  PayoutMerchantView,
+} from '../../openapi/payout.schemas';
+import { PayoutQueries } from '../payout-queries';
+import { PayoutRoutes } from '../payout-routes';
+import { parseListQuery } from './list-query';
+
+/** List Payouts, Get Payout Balance and Get Payout (spec 4.2): the payout reads. */
+@PayoutRoutes()
+@ApiExtraModels(BalanceResponse, BalanceUnavailableResponse)
+export class PayoutReadsRoute {
+  constructor(private readonly queries: PayoutQueries) {}
+
+  @Get('list')
+  @RequiresScope('payouts:read')
+  @ApiOperation({ summary: 'List Payouts', description: 'Scope `payouts:read`. Newest first.' })
+  // Listed last to first: Swagger adds them in the reverse order of the decorators.
+  @ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    description: 'Page size; above 200 is capped at 200',
+    schema: { type: 'integer', minimum: 1, default: 50 },
+  })
+  @ApiQuery({
+    name: 'until',
+    required: false,
+    description: 'Created before, exclusive (ISO 8601 UTC)',
+    schema: { type: 'string', format: 'date-time' },
+  })
+  @ApiQuery({
+    name: 'since',
+    required: false,
+    description: 'Created at or after (ISO 8601 UTC)',
+    schema: { type: 'string', format: 'date-time' },
+  })
+  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PAYOUT_STATUSES] } })
+  @ApiQuery({ name: 'customer_id', required: false, schema: { type: 'string', maxLength: 191 } })
+  @ApiQuery({ name: 'merchant_reference', required: false, schema: { type: 'string', maxLength: 191 } })
+  @ApiOkResponse({ description: 'One page of payouts', type: ListPayoutsResponse })
+  @ApiErrors({ 400: ['invalid_request'] })
+  list(@Principal() principal: PayoutPrincipal, @Query() query: Record<string, unknown>) {
+    return this.queries.list(principal.accountId, principal.environment, parseListQuery(query));
+  }
+
+  @Get('balance')
+  @RequiresScope('payouts:read')
+  @ApiOperation({
+    summary: 'Get Payout Balance',
+    description:
+      'Scope `payouts:read`. When the balance cannot be calculated the answer is `{currency, available: null, reason}`.',
+  })
+  @ApiOkResponse({
+    description: 'The balance, or why it cannot be calculated',
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(BalanceResponse) }, { $ref: getSchemaPath(BalanceUnavailableResponse) }],
+    },
+  })
+  async balance(@Principal() principal: PayoutPrincipal) {
+    return (await this.queries.balance(principal.accountId, principal.environment)).body;
+  }
+
+  @Get(':payout_id')
+  @RequiresScope('payouts:read')
+  @ApiOperation({ summary: 'Get Payout', description: 'Scope `payouts:read`.' })
+  @ApiPayoutIdParam()
+  @ApiOkResponse({ description: 'The payout', type: PayoutMerchantView })
+  @ApiErrors({ 404: [] })
+  @PrefetchedBesideCredential<PayoutQueries>({
+    provider: PayoutQueries,
+    start: (queries, params) => queries.prefetchView(params['payout_id']),
+  })
+  get(@Principal() principal: PayoutPrincipal) {
+    return this.queries.ownView(principal.prefetched, principal.accountId, principal.environment);
+  }
+}
