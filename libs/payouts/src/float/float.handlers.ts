@@ -21,7 +21,15 @@ import {
 import type { EventStore, StreamAppend } from '@payouts/event-store';
 import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
-import { AggregateCache, appendTo, Decides, Decision, loadAggregate, WritePath } from '@payouts/write-side';
+import {
+  AggregateCache,
+  appendTo,
+  Decides,
+  Decision,
+  loadAggregate,
+  oneStreamDecision,
+  WritePath,
+} from '@payouts/write-side';
 import { FloatResult, GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './float.commands';
 
 function result(environment: Environment, state: FloatState, version: number): FloatResult {
@@ -64,19 +72,15 @@ export class TopUpFloatHandler
             float.state,
             this.clock.now(environment),
           );
-    const state = events.reduce(evolveFloat, float.state);
-    const version = float.version + events.length;
-    return {
-      plan: {
-        appends:
-          events.length === 0
-            ? []
-            : [appendTo(streamId, FLOAT_STREAM_TYPE, float.version, events, FLOAT_EVENT_SCHEMA_VERSIONS)],
-        rows: [],
-      },
-      result: result(environment, state, version),
-      cached: events.length === 0 ? [] : [{ streamId, state, version }],
-    };
+    return oneStreamDecision({
+      streamId,
+      streamType: FLOAT_STREAM_TYPE,
+      schemaVersions: FLOAT_EVENT_SCHEMA_VERSIONS,
+      loaded: float,
+      events,
+      evolve: evolveFloat,
+      result: (state, version) => result(environment, state, version),
+    });
   }
 }
 

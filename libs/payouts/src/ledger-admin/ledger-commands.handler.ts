@@ -12,7 +12,7 @@ import {
 import type { EventStore } from '@payouts/event-store';
 import type { Clock } from '@payouts/clock';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
-import { AggregateCache, appendTo, Decides, Decision, WritePath } from '@payouts/write-side';
+import { AggregateCache, Decides, Decision, oneStreamDecision, WritePath } from '@payouts/write-side';
 import { CreditFundsCommand, LedgerCommandResult, SetLedgerLimitsCommand } from './ledger-commands';
 
 type LedgerAdminCommand = CreditFundsCommand | SetLedgerLimitsCommand;
@@ -46,19 +46,15 @@ abstract class LedgerAdminHandler<Command extends LedgerAdminCommand> implements
       ledger.state,
       this.clock.now(command.environment),
     );
-    const version = ledger.version + events.length;
-    if (events.length === 0)
-      return { plan: { appends: [], rows: [] }, result: { ledgerVersion: version }, cached: [] };
-    return {
-      plan: {
-        appends: [
-          appendTo(streamId, LEDGER_STREAM_TYPE, ledger.version, events, LEDGER_EVENT_SCHEMA_VERSIONS),
-        ],
-        rows: [],
-      },
-      result: { ledgerVersion: version },
-      cached: [{ streamId, state: events.reduce(evolveLedger, ledger.state), version }],
-    };
+    return oneStreamDecision({
+      streamId,
+      streamType: LEDGER_STREAM_TYPE,
+      schemaVersions: LEDGER_EVENT_SCHEMA_VERSIONS,
+      loaded: ledger,
+      events,
+      evolve: evolveLedger,
+      result: (_state, version) => ({ ledgerVersion: version }),
+    });
   }
 
   protected abstract ledgerCommand(command: Command): LedgerCommand;
