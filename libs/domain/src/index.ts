@@ -19,6 +19,7 @@ export * from './ledger/ledger.view';
 export * from './ledger/closed-reservations';
 export * from './float/float.events';
 export * from './float/float.decide';
+export * from './order/checkout-regions';
 export * from './merchant-reference/merchant-reference';
 export * from './receiving/receiving-details';
 export * from './receiving/parse-receiving-details';
