@@ -18,7 +18,7 @@ export const EXPIRES_AT = '2026-03-02T12:00:00.000Z';
 export const after = (ms: number): Date => addMs(T0, ms);
 export const iso = (ms: number): string => after(ms).toISOString();
 /** The last moment an order can still be paid. */
-export const LAST_PAYABLE_MOMENT = new Date(Date.parse(EXPIRES_AT) - 1);
+export const LAST_PAYABLE_MOMENT = after(TTL_MS - 1);
 
 export const VISA: OrderInstrument = { kind: 'card', brand: 'visa', last4: '4242' };
 export const WALLET: OrderInstrument = { kind: 'wallet', account: '****fail' };
