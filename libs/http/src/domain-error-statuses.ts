@@ -29,4 +29,10 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code
   not_yet_expired: { status: 409 },
   // The worker's own refusal (the payout waits for a float top-up); no endpoint answers it.
   float_insufficient: { status: 409 },
+  // Checkout (ARCHITECTURE 6): an order the caller cannot see is not found, whoever owns it.
+  not_found: { status: 404 },
+  unsupported_currency: { status: 400 },
+  method_not_available: { status: 403 },
+  // A paid or expired order, or one past expires_at: the payer's attempt changes nothing.
+  order_not_payable: { status: 409 },
 };

@@ -20,7 +20,11 @@ export type DomainErrorCode =
   | 'handoff_invalid'
   | 'invalid_transition'
   | 'not_yet_expired'
-  | 'float_insufficient';
+  | 'float_insufficient'
+  | 'not_found'
+  | 'unsupported_currency'
+  | 'method_not_available'
+  | 'order_not_payable';
 
 export class DomainError extends Error {
   constructor(
