@@ -1,11 +1,16 @@
 import { Module } from '@nestjs/common';
+import { CheckoutModule } from '@payouts/checkout';
 import { IdempotencyModule } from '@payouts/idempotency';
 import { PayoutsModule } from '@payouts/payouts';
 import { GatewayAccountsModule } from './accounts.module';
+import { CheckoutWebhookController } from './admin/checkout-webhook.controller';
 import { DashboardController } from './admin/dashboard.controller';
 import { OperatorController } from './admin/operator.controller';
 import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
+import { CheckoutAuthGuard } from './checkout/checkout-auth.guard';
+import { CreateOrderRoute } from './checkout/create-order/create-order.route';
+import { CheckoutReadsRoute } from './checkout/reads/checkout-reads.route';
 import { PayoutQueries } from './payouts/payout-queries';
 import { CancelPayoutRoute } from './payouts/cancel-payout/cancel-payout.route';
 import { ClaimLinkRoute } from './payouts/claim-link/claim-link.route';
@@ -15,19 +20,22 @@ import { RedirectSessionRoute } from './payouts/redirect-session/redirect-sessio
 import { ReturnUrlPolicy } from './payouts/create-payout/return-url-policy';
 import { RecipientPagesModule } from './recipient/recipient-pages.module';
 
-/** The merchant-facing REST API (payouts, the operator's and the dashboard's administration) and the recipient's pages. */
+/** The merchant-facing REST API (checkout, payouts, the operator's and the dashboard's administration) and the recipient's pages. */
 @Module({
-  imports: [PayoutsModule, IdempotencyModule, GatewayAccountsModule, RecipientPagesModule],
+  imports: [PayoutsModule, CheckoutModule, IdempotencyModule, GatewayAccountsModule, RecipientPagesModule],
   controllers: [
     CreatePayoutRoute,
     PayoutReadsRoute,
     ClaimLinkRoute,
     RedirectSessionRoute,
     CancelPayoutRoute,
+    CreateOrderRoute,
+    CheckoutReadsRoute,
     OperatorController,
     DashboardController,
     PayoutWebhookController,
+    CheckoutWebhookController,
   ],
-  providers: [PayoutAuthGuard, PayoutQueries, ReturnUrlPolicy],
+  providers: [PayoutAuthGuard, CheckoutAuthGuard, PayoutQueries, ReturnUrlPolicy],
 })
 export class GatewayModule {}

@@ -23,6 +23,10 @@ export interface AuthenticatedCredential {
     payoutsEnabled: boolean;
     /** For the credential's environment, normalised (see normaliseOrigin). */
     returnUrlOrigins: string[];
+    /** The region the operator gave the account: its checkout currencies and card method. */
+    region: string;
+    /** For the credential's environment: where checkout webhooks go (captured by each new order). */
+    checkoutWebhookUrl: string | null;
   };
 }
 
@@ -35,13 +39,15 @@ interface CredentialRow {
   payouts_approved: boolean;
   payouts_enabled: boolean;
   return_url_origins: string[];
+  region: string;
+  checkout_webhook_url: string | null;
 }
 
 // One indexed look-up (the unique index on token_verifier) with the account and the settings of
 // the credential's environment. Never cached: a revocation or a settings change counts from the
 // very next request.
 const CREDENTIAL_COLUMNS = `c.credential_id, c.account_id, c.environment, c.kind, c.scopes,
-       a.payouts_approved, e.payouts_enabled, e.return_url_origins`;
+       a.payouts_approved, e.payouts_enabled, e.return_url_origins, a.region, e.checkout_webhook_url`;
 const CREDENTIAL_JOINS = `JOIN accounts a ON a.account_id = c.account_id
   JOIN account_environments e ON e.account_id = c.account_id AND e.environment = c.environment`;
 /** The credential look-up of every request read in one turn, as one statement (see BatchedLookUps). */
@@ -89,6 +95,8 @@ function credentialOf(row: CredentialRow): AuthenticatedCredential {
       payoutsApproved: row.payouts_approved,
       payoutsEnabled: row.payouts_enabled,
       returnUrlOrigins: [...row.return_url_origins],
+      region: row.region,
+      checkoutWebhookUrl: row.checkout_webhook_url,
     },
   };
 }

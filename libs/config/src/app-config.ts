@@ -39,6 +39,8 @@ export interface AppConfig {
    * returns to, the least it shrinks to while answers are slow, and the most it grows to.
    */
   commandsInFlight: { initial: number; min: number; max: number };
+  /** Checkout orders (ARCHITECTURE 6): lifetime, amount bounds and the card method's regions. */
+  checkout: { orderTtlMs: number; minAmount: string; maxAmount: string; cardRegions: readonly string[] };
   /** SMTP server for e-mail (`smtp://` or `smtps://`, credentials in the URL); unset: the development mailbox folder. */
   smtpUrl: string | undefined;
   /** Sender of every e-mail: an address, or `Name <address>`. */
@@ -122,6 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       burst: integer(env, 'RATE_LIMIT_BURST', 1000, 1, 10_000_000),
     },
     commandsInFlight: commandsInFlight(env),
+    checkout: {
+      orderTtlMs: integer(env, 'CHECKOUT_ORDER_TTL_SECONDS', 86_400, 60, 31_536_000) * 1000,
+      minAmount: money(env, 'CHECKOUT_MIN_AMOUNT', '0.50'),
+      maxAmount: money(env, 'CHECKOUT_MAX_AMOUNT', '100000.00'),
+      cardRegions: regions(env, 'CHECKOUT_CARD_REGIONS', 'US,CA,GB,EU,AU,NZ,JP,SG'),
+    },
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     dataDir: nonEmpty(env.DATA_DIR) ?? './.data',
@@ -282,4 +290,14 @@ function commandsInFlight(env: NodeJS.ProcessEnv): AppConfig['commandsInFlight']
     );
   }
   return bounds;
+}
+
+function regions(env: NodeJS.ProcessEnv, name: string, fallback: string): readonly string[] {
+  const list = (nonEmpty(env[name]) ?? fallback).split(',').map((region) => region.trim());
+  if (list.some((region) => !/^[A-Z]{2}$/.test(region))) {
+    throw new ConfigurationError(
+      `${name} must be a comma-separated list of two-letter regions, such as US,GB`,
+    );
+  }
+  return Object.freeze(list);
 }

@@ -1,5 +1,5 @@
 import { settledInOrder, SqlQueryable } from '@payouts/database';
-import { LEDGER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
+import { LEDGER_STREAM_TYPE, ORDER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
 import {
   applyLedgerDeltas,
   catchUpLedger,
@@ -7,6 +7,7 @@ import {
   ledgerDeltasOf,
   projectLedgerStream,
 } from './balance.projection';
+import { projectOrderStream } from './checkout-orders.projection';
 import { projectNewPayouts, projectPayoutStream } from './payout-list.projection';
 import { ProjectableEvent } from './projectable-event';
 
@@ -48,6 +49,7 @@ export async function projectReadModels(
   // A fixed order keeps two transactions that touch the same rows from deadlocking.
   const payouts = new Map<string, ProjectableEvent[]>();
   const ledgers = new Map<string, ProjectableEvent[]>();
+  const orders = new Map<string, ProjectableEvent[]>();
   for (const streamId of [...byStream.keys()].sort((a, b) => a.localeCompare(b))) {
     const streamEvents = [...byStream.get(streamId)!.values()].sort(
       (a, b) => a.streamVersion - b.streamVersion,
@@ -55,6 +57,7 @@ export async function projectReadModels(
     const type = streamEvents[0]!.streamType;
     if (type === PAYOUT_STREAM_TYPE) payouts.set(streamId, streamEvents);
     else if (type === LEDGER_STREAM_TYPE) ledgers.set(streamId, streamEvents);
+    else if (type === ORDER_STREAM_TYPE) orders.set(streamId, streamEvents);
   }
   if (options.concurrentStreams) {
     // Every branch runs to its end before this returns or throws: none issues statements late.
@@ -63,13 +66,15 @@ export async function projectReadModels(
         settledInOrder(rest.map((streamId) => projectPayoutStream(tx, streamId, payouts.get(streamId)!))),
       ),
       projectLedgers(tx, ledgers, options.maxBalanceLagEvents),
+      ...[...orders].map(([streamId, batch]) => projectOrderStream(tx, streamId, batch)),
     ]);
     return;
   }
   // The projector: one stream at a time, in stream-id order across both read models.
-  const inOrder = [...payouts, ...ledgers].sort(([a], [b]) => a.localeCompare(b));
+  const inOrder = [...payouts, ...ledgers, ...orders].sort(([a], [b]) => a.localeCompare(b));
   for (const [streamId, batch] of inOrder) {
     if (payouts.has(streamId)) await projectPayoutStream(tx, streamId, batch);
+    else if (orders.has(streamId)) await projectOrderStream(tx, streamId, batch);
     else await projectLedgerStream(tx, streamId, batch, options.maxBalanceLagEvents);
   }
 }
@@ -94,5 +99,5 @@ async function projectLedgers(
 }
 
 /** Names of the read-model tables, in the order a rebuild truncates them. */
-export const READ_MODEL_TABLES = ['payout_list', 'payout_balances'] as const;
+export const READ_MODEL_TABLES = ['payout_list', 'payout_balances', 'checkout_orders'] as const;
 export const READ_MODEL_SUBSCRIPTION_ID = 'read-models';

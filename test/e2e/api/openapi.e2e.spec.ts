@@ -13,6 +13,7 @@ import {
   newKey,
   startGateway,
 } from './gateway-harness';
+import { CHECKOUT_PATHS, checkoutShop, orderBody } from '../checkout/checkout-harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is plain JSON, read as such */
 
@@ -167,7 +168,12 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
 
   it('declares the bearer tokens as what they are: opaque, prefixed, never JWTs', () => {
     const schemes = document.components.securitySchemes;
-    expect(Object.keys(schemes).sort()).toEqual(['admin_token', 'operator_token', 'payout_credential']);
+    expect(Object.keys(schemes).sort()).toEqual([
+      'admin_token',
+      'checkout_key',
+      'operator_token',
+      'payout_credential',
+    ]);
     for (const [name, scheme] of Object.entries(schemes) as [string, any][]) {
       expect({ name, type: scheme.type, scheme: scheme.scheme }).toEqual({
         name,
@@ -179,6 +185,7 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
     }
     expect(schemes.payout_credential.description).toContain('pk_live_');
     expect(schemes.admin_token.description).toContain('adm_');
+    expect(schemes.checkout_key.description).toContain('ck_live_');
   });
 
   it('checks bodies for real: a null where none is allowed, a missing or an extra field all fail', () => {
@@ -338,5 +345,45 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
       session: [200, 401, 403, 409],
       cancel: [200, 400, 401, 404],
     });
+  });
+
+  it('matches every checkout endpoint’s real answers, successes and refusals', async () => {
+    const checkout = await checkoutShop(call, { region: 'US' });
+    const elsewhere = await checkoutShop(call, { region: 'BR' });
+    const token = checkout.key;
+    for (const path of CHECKOUT_PATHS) {
+      expect((await call('POST', path, { token, body: orderBody() })).status).toBe(200);
+      expect((await call('POST', path, { token, body: orderBody({ amount: '1.00' }) })).status).toBe(400);
+    }
+    const key = newKey();
+    const created = await call('POST', '/sandbox/card', { token, key, body: orderBody() });
+    expect((await call('POST', '/sandbox/card', { token, key, body: orderBody() })).status).toBe(200);
+    expect((await call('POST', '/sandbox/card', { token, key, body: orderBody({ amount: 2 }) })).status).toBe(
+      422,
+    );
+    expect(
+      (await call('POST', '/sandbox/card', { token, body: orderBody({ currency: 'JPY' }) })).status,
+    ).toBe(400);
+    expect((await call('POST', '/sandbox/card', { token: elsewhere.key, body: orderBody() })).status).toBe(
+      403,
+    );
+    expect((await call('POST', '/sandbox/card', { token: shop.token, body: orderBody() })).status).toBe(403);
+    expect((await call('POST', '/sandbox/card', { body: orderBody() })).status).toBe(401);
+    expect((await call('GET', '/sandbox/payments?limit=2', { token })).status).toBe(200);
+    expect((await call('GET', '/sandbox/payments?limit=0', { token })).status).toBe(400);
+    const range = { start_date: '2000-01-01T00:00:00Z', end_date: '2999-01-01T00:00:00Z' };
+    expect((await call('POST', '/sandbox/payment/history', { token, body: range })).status).toBe(200);
+    expect((await call('POST', '/sandbox/payment/history', { token, body: {} })).status).toBe(400);
+    const id = created.body.order_id as number;
+    expect((await call('GET', `/sandbox/payment/status?payment_id=${id}`, { token })).status).toBe(200);
+    expect((await call('GET', `/sandbox/payment/status?payment_id=${id + 100000}`, { token })).status).toBe(
+      404,
+    );
+    expect((await call('GET', '/sandbox/payment/status', { token })).status).toBe(400);
+    const hook = await call('PUT', '/dashboard/checkout-webhook', {
+      token: checkout.adminToken,
+      body: { environment: 'sandbox', url: 'http://127.0.0.1/hook' },
+    });
+    expect([hook.status, hook.body.error?.code]).toEqual([400, 'invalid_request']);
   });
 });

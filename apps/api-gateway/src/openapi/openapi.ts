@@ -7,7 +7,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setOpenAPIVersion('3.1.0')
     .setTitle('Checkout payments and customer payouts')
     .setDescription(
-      'Payout endpoints live under `/api/payout` (production) and `/sandbox/api/payout` (sandbox). ' +
+      'Payout endpoints live under `/api/payout` (production) and `/sandbox/api/payout` (sandbox); ' +
+        'checkout endpoints at the root (production) and under `/sandbox` (sandbox). ' +
         'Every error has the body `{"error":{"code","message","param?"}}` and every response a `Request-Id` header.',
     )
     .setVersion('1')
@@ -19,6 +20,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity(
       'payout_credential',
       bearer('Payout credential: `pk_live_…` (production) or `pk_test_…` (sandbox)'),
+    )
+    .addSecurity(
+      'checkout_key',
+      bearer('Checkout API key: `ck_live_…` (production) or `ck_test_…` (sandbox)'),
     )
     .addSecurity('operator_token', bearer('The service operator: OPERATOR_TOKEN from configuration'))
     .addSecurity('admin_token', bearer("The account administrator's token: `adm_…`, shown once"))

@@ -1,0 +1,62 @@
+import { Body, Controller, Inject, Logger, Put, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { AccountsRepository } from '@payouts/accounts';
+import type { AppConfig } from '@payouts/config';
+import { ApiError, apiValidationPipe } from '@payouts/http';
+import { APP_CONFIG } from '@payouts/platform';
+import { resolveTarget, TargetPolicy, TargetRefusedError } from '@payouts/webhooks';
+import { ACCOUNTS } from '../gateway.tokens';
+import { ApiErrors } from '../openapi/decorators';
+import { AdminAccount, AdminGuard } from './admin-auth';
+import { PayoutWebhookEndpointDto } from './payout-webhook.dto';
+
+class CheckoutWebhookResponse {
+  @ApiProperty({ type: String, enum: ['production', 'sandbox'] })
+  environment!: string;
+
+  @ApiProperty({ type: String, format: 'uri' })
+  url!: string;
+}
+
+/**
+ * The checkout webhook URL of one environment (ARCHITECTURE 4 and 6). New orders capture it as
+ * their `hook_url`; their webhooks are signed with the creating key's API secret, so saving shows
+ * no secret. The URL is checked as the payout webhook's is (https, public addresses after DNS),
+ * and the dispatcher checks it again before every attempt.
+ */
+@Controller('dashboard/checkout-webhook')
+@UseGuards(AdminGuard)
+@ApiTags('Dashboard')
+@ApiBearerAuth('admin_token')
+@ApiErrors({ 401: [] })
+export class CheckoutWebhookController {
+  private readonly policy: TargetPolicy;
+  private readonly logger = new Logger('CheckoutWebhooks');
+
+  constructor(
+    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.policy = { allowInsecure: config.webhooks.allowInsecureTargets };
+  }
+
+  @Put()
+  @ApiOperation({ summary: 'Set the checkout webhook URL of one environment (new orders use it)' })
+  @ApiOkResponse({ type: CheckoutWebhookResponse })
+  @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
+  async save(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto) {
+    let url: string;
+    try {
+      url = (await resolveTarget(body.url, this.policy)).url.href;
+    } catch (error) {
+      if (error instanceof TargetRefusedError) {
+        // What the name resolved to is for the operator's logs, never for the caller.
+        this.logger.log(`checkout webhook URL refused for ${accountId} (${error.code}): ${error.detail}`);
+        throw new ApiError(400, 'invalid_request', error.message, 'url');
+      }
+      throw error;
+    }
+    await this.accounts.setCheckoutWebhookUrl(accountId, body.environment, url);
+    return { environment: body.environment, url };
+  }
+}

@@ -1,0 +1,87 @@
+import type { Environment } from '@payouts/domain';
+import { ApiError, invalidRequest, unstorableTextRefusal } from '@payouts/http';
+
+/** What a checkout create body holds once read (ARCHITECTURE 6); the domain checks the rest. */
+export interface CreateOrderBody {
+  /** The JSON number's shortest decimal form, e.g. "10.5"; never a float in arithmetic. */
+  amount: string;
+  currency: string;
+  customer: string;
+  product: string | null;
+  redirectUrl: string | null;
+}
+
+const FIELDS = new Set(['amount', 'currency', 'customer', 'product', 'redirect_url']);
+const REDIRECT_URL_MAX = 2048;
+const TEXT_MAX = 255;
+
+/**
+ * Reads the body of the five create paths: a JSON object with the spec's fields only, `amount` a
+ * JSON number in plain notation with at most 2 decimals (its shortest decimal form, which is what
+ * the payer's JSON said: 10.50 is 10.5), `redirect_url` an absolute https URL (http too in the
+ * sandbox). Range, currency, e-mail and text lengths are the order decider's rules.
+ */
+export function readCreateOrderBody(body: unknown, environment: Environment): CreateOrderBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidRequest('the body must be a JSON object');
+  }
+  const fields = body as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    if (!FIELDS.has(name)) throw invalidRequest(`${name} is not a known field`, name);
+  }
+  const unstorable = unstorableTextRefusal(fields, 'field');
+  if (unstorable) throw unstorable;
+  return {
+    amount: amountOf(fields.amount),
+    currency: requiredText(fields.currency, 'currency', 3),
+    customer: requiredText(fields.customer, 'customer', TEXT_MAX),
+    product: optionalText(fields.product, 'product', TEXT_MAX),
+    redirectUrl: redirectUrlOf(fields.redirect_url, environment),
+  };
+}
+
+function amountOf(value: unknown): string {
+  const refuse = (message: string) => new ApiError(400, 'invalid_amount', message, 'amount');
+  if (value === undefined || value === null) throw refuse('amount is required: a JSON number such as 10.50');
+  if (typeof value !== 'number') throw refuse('amount must be a JSON number such as 10.50, not a string');
+  const text = String(value);
+  if (!Number.isFinite(value) || !/^\d+(\.\d{1,2})?$/.test(text)) {
+    throw refuse('amount must be a number greater than 0 with at most 2 decimal places, in plain notation');
+  }
+  return text;
+}
+
+function requiredText(value: unknown, name: string, max: number): string {
+  if (value === undefined || value === null || value === '')
+    throw invalidRequest(`${name} is required`, name);
+  if (typeof value !== 'string') throw invalidRequest(`${name} must be a string`, name);
+  // The decider counts characters; this only keeps an absurd value from going further.
+  if (value.length > max * 2) throw invalidRequest(`${name} must be at most ${max} characters`, name);
+  return value;
+}
+
+function optionalText(value: unknown, name: string, max: number): string | null {
+  if (value === undefined || value === null) return null;
+  return requiredText(value, name, max);
+}
+
+function redirectUrlOf(value: unknown, environment: Environment): string | null {
+  if (value === undefined || value === null) return null;
+  const refuse = () =>
+    invalidRequest(
+      `redirect_url must be an absolute https URL of at most ${REDIRECT_URL_MAX} characters${environment === 'sandbox' ? ' (http is accepted in the sandbox)' : ''}`,
+      'redirect_url',
+    );
+  if (typeof value !== 'string' || value.length > REDIRECT_URL_MAX) throw refuse();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse();
+  }
+  const schemes = environment === 'sandbox' ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol) || url.hostname === '' || url.username !== '' || url.password !== '') {
+    throw refuse();
+  }
+  return value;
+}
