@@ -51,4 +51,36 @@ app.get('/sandbox/api/payout/:id', async (request) => ({
   updated_at: new Date().toISOString(),
 }));
 
+// bench:checkout's baselines: Create Order and Get Payment Status, answers of the same shape.
+let nextOrderId = 1;
+app.post('/sandbox/card', async (request) => {
+  const body = request.body as { amount: number };
+  const orderId = (nextOrderId += 1);
+  return {
+    order_url: `http://localhost/checkout/${randomBytes(32).toString('base64url')}`,
+    order_id: orderId,
+    amount: body.amount.toFixed(2),
+  };
+});
+
+app.get('/sandbox/payment/status', async (request) => {
+  const id = Number((request.query as { payment_id?: string }).payment_id);
+  return {
+    status: 'PENDING',
+    data: {
+      id,
+      Amount: 10.5,
+      currency: 'USD',
+      customer: 'payer@example.com',
+      product: 'Bench product',
+      hook_url: null,
+      status: 'PENDING',
+      method: 'card',
+      created_at: new Date().toISOString(),
+      paid_at: null,
+      expires_at: new Date().toISOString(),
+    },
+  };
+});
+
 app.listen({ port, host: '127.0.0.1' }).then((address) => process.stdout.write(`listening ${address}\n`));

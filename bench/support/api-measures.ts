@@ -6,7 +6,7 @@ import { ServerWal } from './server-wal';
 /** One closed-loop load's figures, and what a request cost. */
 export interface Measure {
   target: 'gateway' | 'bare';
-  scenario: 'create' | 'get' | 'create-hot';
+  scenario: 'create' | 'get' | 'create-hot' | 'create-order' | 'order-status';
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
