@@ -4,7 +4,7 @@ import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { APP_CONFIG } from '@payouts/platform';
 import { ApiError } from '@payouts/http';
-import { bearerToken } from '../auth/payout-auth.guard';
+import { bearerToken } from '../auth/bearer-credential';
 import { ACCOUNTS } from '../gateway.tokens';
 
 const unauthenticated = (who: string) =>

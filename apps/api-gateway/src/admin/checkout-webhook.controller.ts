@@ -2,12 +2,13 @@ import { Body, Controller, Inject, Logger, Put, UseGuards } from '@nestjs/common
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
-import { ApiError, apiValidationPipe } from '@payouts/http';
+import { apiValidationPipe } from '@payouts/http';
 import { APP_CONFIG } from '@payouts/platform';
-import { resolveTarget, TargetPolicy, TargetRefusedError } from '@payouts/webhooks';
+import type { TargetPolicy } from '@payouts/webhooks';
 import { ACCOUNTS } from '../gateway.tokens';
 import { ApiErrors } from '../openapi/decorators';
 import { AdminAccount, AdminGuard } from './admin-auth';
+import { checkedWebhookUrl } from './webhook-target';
 import { PayoutWebhookEndpointDto } from './payout-webhook.dto';
 
 class CheckoutWebhookResponse {
@@ -45,17 +46,11 @@ export class CheckoutWebhookController {
   @ApiOkResponse({ type: CheckoutWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async save(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto) {
-    let url: string;
-    try {
-      url = (await resolveTarget(body.url, this.policy)).url.href;
-    } catch (error) {
-      if (error instanceof TargetRefusedError) {
-        // What the name resolved to is for the operator's logs, never for the caller.
-        this.logger.log(`checkout webhook URL refused for ${accountId} (${error.code}): ${error.detail}`);
-        throw new ApiError(400, 'invalid_request', error.message, 'url');
-      }
-      throw error;
-    }
+    const url = await checkedWebhookUrl(body.url, this.policy, {
+      logger: this.logger,
+      what: 'checkout webhook',
+      accountId,
+    });
     await this.accounts.setCheckoutWebhookUrl(accountId, body.environment, url);
     return { environment: body.environment, url };
   }

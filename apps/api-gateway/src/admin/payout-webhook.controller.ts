@@ -27,14 +27,7 @@ import type { SqlClient } from '@payouts/database';
 import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { ApiError, apiValidationPipe } from '@payouts/http';
-import {
-  EVENT_LOG_PAGE,
-  resolveTarget,
-  TargetPolicy,
-  TargetRefusedError,
-  WebhookEndpoints,
-  WebhookEvents,
-} from '@payouts/webhooks';
+import { EVENT_LOG_PAGE, TargetPolicy, WebhookEndpoints, WebhookEvents } from '@payouts/webhooks';
 import { resolveEncryptionKey } from '@payouts/accounts';
 import { ApiErrors } from '../openapi/decorators';
 import {
@@ -46,6 +39,7 @@ import {
   WebhookEventView,
 } from '../openapi/payout-webhook.schemas';
 import { AdminAccount, AdminGuard } from './admin-auth';
+import { checkedWebhookUrl } from './webhook-target';
 import { PayoutWebhookEndpointDto, PayoutWebhookTestDto } from './payout-webhook.dto';
 import { ENVIRONMENT_QUERY, environmentOf, text, whole } from './payout-webhook.query';
 import { asApiError, endpointView, eventView } from './payout-webhook.views';
@@ -86,17 +80,11 @@ export class PayoutWebhookController {
   @ApiOkResponse({ type: SavedPayoutWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async save(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto) {
-    let url: string;
-    try {
-      url = (await resolveTarget(body.url, this.policy)).url.href;
-    } catch (error) {
-      if (error instanceof TargetRefusedError) {
-        // What the name resolved to is for the operator's logs, never for the caller.
-        this.logger.log(`payout webhook URL refused for ${accountId} (${error.code}): ${error.detail}`);
-        throw new ApiError(400, 'invalid_request', error.message, 'url');
-      }
-      throw error;
-    }
+    const url = await checkedWebhookUrl(body.url, this.policy, {
+      logger: this.logger,
+      what: 'payout webhook',
+      accountId,
+    });
     const { endpoint, secret } = await this.endpoints.save(
       accountId,
       body.environment,

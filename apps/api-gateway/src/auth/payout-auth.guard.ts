@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
-import { parseTokenPrefix } from '@payouts/accounts';
 import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { APP_CONFIG } from '@payouts/platform';
 import { ApiError } from '@payouts/http';
+import { authenticateBearer } from './bearer-credential';
 import { ACCOUNTS } from '../gateway.tokens';
 import {
   DEFERS_PRECONDITION_REFUSALS,
@@ -14,16 +14,10 @@ import {
   REQUIRED_SCOPE,
 } from './payout-principal';
 import { RateLimiter } from './rate-limiter';
-import { environmentOfPath } from './request-environment';
-
-const unauthenticated = () =>
-  new ApiError(401, 'unauthenticated', 'send a valid payout credential as Authorization: Bearer <token>');
 
 /**
- * Payout endpoints (spec 5): the token's prefix names its kind and environment, so a checkout key
- * or a credential of the other environment is refused before any look-up; then the verifier is
- * looked up (no cache: a revocation counts from the next request), the endpoint's scope is
- * checked, and the account's two switches, on every request.
+ * Payout endpoints (spec 5): the credential (authenticateBearer: kind, environment, look-up, rate
+ * limit), then the endpoint's scope and the account's two switches, on every request.
  */
 @Injectable()
 export class PayoutAuthGuard implements CanActivate {
@@ -45,34 +39,13 @@ export class PayoutAuthGuard implements CanActivate {
       params?: Record<string, string>;
       principal?: PayoutPrincipal;
     }>();
-    const environment = environmentOfPath(request.url);
-    const token = bearerToken(request.headers.authorization);
-    const prefix = token ? parseTokenPrefix(token) : null;
-    if (!token || !prefix || prefix.kind === 'admin') throw unauthenticated();
-    if (prefix.environment !== environment) {
-      throw new ApiError(
-        403,
-        'wrong_environment',
-        `this credential belongs to ${prefix.environment}, not ${environment}`,
-      );
-    }
-    if (prefix.kind !== 'payout') {
-      throw new ApiError(
-        403,
-        'wrong_credential_kind',
-        'a checkout key cannot be used for payouts; use a payout credential',
-      );
-    }
     const prefetched = this.startPrefetch(context, request.params ?? {});
-    // No cache: a revocation counts from the next request.
-    const credential = await this.accounts.authenticateCredential(token);
-    if (!credential) throw unauthenticated();
-    const retryAfterSeconds = this.limiter.take(credential.credentialId);
-    if (retryAfterSeconds > 0) {
-      throw new ApiError(429, 'rate_limited', 'too many requests for this credential; slow down', undefined, {
-        'Retry-After': String(retryAfterSeconds),
-      });
-    }
+    const { credential, environment } = await authenticateBearer(
+      'payout',
+      request,
+      this.accounts,
+      this.limiter,
+    );
 
     const scope = this.reflector.get<PayoutScope | undefined>(REQUIRED_SCOPE, context.getHandler());
     const refusal = preconditionRefusal(credential, scope);
@@ -125,9 +98,4 @@ function preconditionRefusal(
     );
   }
   return undefined;
-}
-
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer ([\x21-\x7E]{1,512})$/.exec(header ?? '');
-  return match?.[1];
 }
