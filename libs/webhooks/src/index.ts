@@ -32,5 +32,6 @@ export * from './dispatcher/delivery-scheduler';
 export * from './checkout/checkout-webhook-body';
 export * from './checkout/checkout-signature';
 export * from './checkout/checkout-verify';
+export * from './checkout/test-webhook';
 export * from './checkout/paid-order-events';
 export * from './checkout/order-intake';
