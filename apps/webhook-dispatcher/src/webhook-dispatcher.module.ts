@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { SecretBox } from '@payouts/accounts';
+import { AccountsRepository, SecretBox } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
@@ -25,9 +25,10 @@ import { resolveEncryptionKey } from '@payouts/accounts';
 const CONSUMER_RETRY_MS = 5_000;
 
 /**
- * The webhook dispatcher (ARCHITECTURE 1): consumes payout events as the `webhook-dispatcher`
- * group, turns each paid payout into its one `payout.updated` event, and delivers signed webhooks
- * on the durable schedule. With KAFKA_BROKERS it reads Kafka (the projector relays to it);
+ * The webhook dispatcher (ARCHITECTURE 1): consumes payout and order events as the
+ * `webhook-dispatcher` group, turns each paid payout into its one `payout.updated` event and each
+ * paid order with a hook_url into its one checkout webhook, and delivers signed webhooks on the
+ * durable schedule. With KAFKA_BROKERS it reads Kafka (the projector relays to it);
  * without, it runs the relay itself into the in-process transport, so the embedded start (and a
  * dispatcher alone on a database) works with no broker. The intake and delivery code is the same.
  */
@@ -48,7 +49,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const box = new SecretBox(resolveEncryptionKey(this.config));
+    const encryptionKey = resolveEncryptionKey(this.config);
+    const box = new SecretBox(encryptionKey);
+    // Checkout webhooks are signed with the API secret of the credential that created the order.
+    const accounts = new AccountsRepository(this.db, encryptionKey);
     const { webhooks, kafka } = this.config;
     if (webhooks.allowInsecureTargets) {
       this.logger.warn(
@@ -64,6 +68,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         maxInFlight: webhooks.maxInFlight,
         policy: { allowInsecure: webhooks.allowInsecureTargets },
         log: (level, message) => this.logger[level](message),
+        checkoutSecret: (credentialId) => accounts.checkoutSecret(credentialId),
       },
     );
     this.scheduler.start();
@@ -125,7 +130,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private async startConsumer(): Promise<void> {
     try {
       await this.transport?.consume(this.consumeOptions());
-      this.logger.log('consuming payout events from Kafka');
+      this.logger.log('consuming payout and order events from Kafka');
     } catch (error) {
       if (this.stopping) return;
       this.logger.warn(

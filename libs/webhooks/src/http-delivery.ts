@@ -36,6 +36,8 @@ const agents = { 'http:': new http.Agent(POOL), 'https:': new https.Agent(POOL) 
 
 export interface PostOptions {
   timeoutMs?: number;
+  /** The header the signature goes in: the payout webhook's unless another is given (checkout). */
+  signatureHeaderName?: string;
 }
 
 /**
@@ -95,7 +97,7 @@ export function postWebhook(
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),
         'user-agent': USER_AGENT,
-        [SIGNATURE_HEADER]: signatureHeader,
+        [options.signatureHeaderName ?? SIGNATURE_HEADER]: signatureHeader,
       },
     });
     const timer = setTimeout(() => {

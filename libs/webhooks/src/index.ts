@@ -1,7 +1,8 @@
 /**
- * Signed payout webhooks (spec 6.2, issue 5): signing and the merchants' verifier, the target
- * checks, the HTTP delivery, the delivery log's tables, the transports that carry committed events
- * from the relay to the dispatcher (Kafka, or in-process in the embedded start), and the dispatcher.
+ * Signed payout webhooks (spec 6.2, issue 5) and checkout webhooks (spec 6.1, checkout/): signing
+ * and the merchants' verifiers, the target checks, the HTTP delivery, the delivery log's tables,
+ * the transports that carry committed events from the relay to the dispatcher (Kafka, or
+ * in-process in the embedded start), and the dispatcher.
  */
 export * from './signature';
 export * from './verify';
@@ -28,3 +29,9 @@ export * from './transport/kafka-transport';
 export * from './transport/event-relay';
 export * from './dispatcher/payout-intake';
 export * from './dispatcher/delivery-scheduler';
+export * from './checkout/checkout-webhook-body';
+export * from './checkout/checkout-signature';
+export * from './checkout/checkout-verify';
+export * from './checkout/test-webhook';
+export * from './checkout/paid-order-events';
+export * from './checkout/order-intake';

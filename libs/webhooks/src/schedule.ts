@@ -12,14 +12,27 @@ export const RETRY_DELAYS_MS: readonly number[] = Object.freeze([
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /**
- * When the next attempt is due after `attemptsMade` failed attempts, the last of them finished at
- * `finishedAt` (the environment's clock); null when no attempt is left.
+ * The checkout webhook (spec 6.1, ARCHITECTURE 6): up to 3 retries, 1, 4 and 16 minutes after the
+ * attempt before (4 attempts in all), on the same delivery rows and attempt log as payouts.
  */
-export function nextAttemptAfter(attemptsMade: number, maxAttempts: number, finishedAt: Date): Date | null {
+export const CHECKOUT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([60_000, 4 * 60_000, 16 * 60_000]);
+export const CHECKOUT_MAX_ATTEMPTS = CHECKOUT_RETRY_DELAYS_MS.length + 1;
+
+/**
+ * When the next attempt is due after `attemptsMade` failed attempts, the last of them finished at
+ * `finishedAt` (the environment's clock); null when no attempt is left. `delaysMs` is the event's
+ * schedule: the payout webhook's unless another is given.
+ */
+export function nextAttemptAfter(
+  attemptsMade: number,
+  maxAttempts: number,
+  finishedAt: Date,
+  delaysMs: readonly number[] = RETRY_DELAYS_MS,
+): Date | null {
   if (!Number.isSafeInteger(attemptsMade) || attemptsMade < 1) {
     throw new RangeError('attemptsMade counts the attempts made, at least 1');
   }
-  if (attemptsMade >= Math.min(maxAttempts, MAX_ATTEMPTS)) return null;
-  const delay = RETRY_DELAYS_MS[attemptsMade - 1]!;
+  if (attemptsMade >= Math.min(maxAttempts, delaysMs.length + 1)) return null;
+  const delay = delaysMs[attemptsMade - 1]!;
   return new Date(finishedAt.getTime() + delay);
 }

@@ -2,9 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { Environment } from '@payouts/domain';
 import { AttemptResult, postWebhook, REQUEST_TIMEOUT_MS } from '../http-delivery';
 import { nextAttemptAfter } from '../schedule';
-import { signatureHeaderValue } from '../signature';
 import { ResolveHost, resolveTarget, TargetPolicy, TargetRefusedError } from '../target-policy';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryQueue } from '../store/delivery-queue';
+import { AttemptTarget, CheckoutSecretOf, checkoutTarget, payoutTarget } from './attempt-targets';
 
 export interface SchedulerClock {
   now(environment: Environment): Date;
@@ -24,6 +24,12 @@ export interface SchedulerOptions {
   resolve?: ResolveHost;
   /** Where to report what went wrong; never given a secret. */
   log?: (level: 'warn' | 'error', message: string) => void;
+  /**
+   * The API secret of a checkout credential, read at send time (AccountsRepository.checkoutSecret):
+   * null when the credential is unknown or its secret is gone. Without it, checkout events are
+   * not sent (each attempt is logged as failed).
+   */
+  checkoutSecret?: CheckoutSecretOf;
 }
 
 /**
@@ -36,10 +42,11 @@ const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
 /**
- * Makes due attempts: claims due deliveries (leased, see DeliveryQueue), signs each body afresh
- * with the current time, checks the target again after DNS resolution and posts to the checked
- * address, then records the attempt and the next one's time (or the end) in batches. Everything
- * it knows is in the database, so a restart picks up where it stopped.
+ * Makes due attempts: claims due deliveries (leased, see DeliveryQueue), signs each body (a payout
+ * event afresh with the current time; a checkout event with its credential's API secret), checks
+ * the target again after DNS resolution and posts to the checked address, then records the
+ * attempt and the next one's time (or the end) in batches, each event on its own schedule.
+ * Everything it knows is in the database, so a restart picks up where it stopped.
  */
 export class DeliveryScheduler {
   private running = false;
@@ -133,26 +140,34 @@ export class DeliveryScheduler {
 
   /** Never rejects: whatever happens is the attempt's outcome. */
   private async attempt(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    const environment = delivery.environment;
-    const endpoint = delivery.endpoint;
-    if (!endpoint) {
+    const target = delivery.checkout
+      ? checkoutTarget(delivery.checkout, this.options.checkoutSecret)
+      : delivery.endpoint
+        ? payoutTarget(delivery.endpoint, this.secretOf)
+        : null;
+    if (!target) {
       // Removed since it was scheduled (stop sending): nothing is sent.
-      const at = this.clock.now(environment);
+      const at = this.clock.now(delivery.environment);
       return { delivery, attempt: null, status: 'cancelled', nextAttemptAt: null, finishedAt: at };
     }
+    return this.send(delivery, target);
+  }
+
+  private async send(delivery: ClaimedDelivery, target: AttemptTarget): Promise<DeliveryOutcome> {
+    const environment = delivery.environment;
     const attemptedAt = this.clock.now(environment);
     const started = performance.now();
     let result: AttemptResult;
     let signatureTimestamp: number | null = null;
     try {
-      const secret = this.secretOf(endpoint.endpointId, endpoint.secretCiphertext);
+      const sign = await target.signer();
       // Checked again now, after resolution; the request connects to the address checked here.
-      const target = await resolveTarget(endpoint.url, this.options.policy, this.options.resolve);
-      // Real unix time, also in the sandbox: the receiver checks it against its own clock.
-      signatureTimestamp = Math.floor(Date.now() / 1000);
-      const header = signatureHeaderValue(secret, signatureTimestamp, delivery.body);
-      result = await postWebhook(target, delivery.body, header, {
+      const resolved = await resolveTarget(target.url, this.options.policy, this.options.resolve);
+      const signature = sign(delivery.body);
+      signatureTimestamp = signature.timestamp;
+      result = await postWebhook(resolved, delivery.body, signature.value, {
         timeoutMs: this.options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+        signatureHeaderName: signature.headerName,
       });
     } catch (error) {
       result = {
@@ -168,13 +183,15 @@ export class DeliveryScheduler {
     }
     const finishedAt = this.clock.now(environment);
     const number = delivery.attemptsMade + 1;
-    const next = result.delivered ? null : nextAttemptAfter(number, delivery.maxAttempts, finishedAt);
+    const next = result.delivered
+      ? null
+      : nextAttemptAfter(number, delivery.maxAttempts, finishedAt, target.delaysMs);
     return {
       delivery,
       attempt: {
         number,
-        endpointId: endpoint.endpointId,
-        url: endpoint.url,
+        endpointId: target.endpointId,
+        url: target.url,
         attemptedAt,
         signatureTimestamp,
         statusCode: result.statusCode,

@@ -3,30 +3,51 @@ import {
   Environment,
   evolvePayout,
   initialPayoutState,
+  ORDER_STREAM_TYPE,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,
   PayoutEvent,
   PayoutState,
 } from '@payouts/domain';
+import { ingestPaidOrders, ORDER_PAID_EVENT_TYPE } from '../checkout/order-intake';
 import { payoutUpdatedBody, payoutUpdatedEventId, payoutWebhookData } from '../payout-webhook-event';
 import { PaidPayoutEvent, storePaidPayoutEvents } from '../store/paid-payout-events';
 import type { RelayedEvent } from '../transport/event-transport';
 
 /** The dispatcher's consumer group, on Kafka and in-process alike. */
 export const DISPATCHER_GROUP_ID = 'webhook-dispatcher';
-/** The only stream type whose events can become webhooks. */
-export const DISPATCHER_STREAM_TYPES: readonly string[] = [PAYOUT_STREAM_TYPE];
-/** The only event that can (spec 6.2: payout.updated only when a payout is paid). */
-export const DISPATCHER_EVENT_TYPES: readonly string[] = ['PayoutPaid'];
+/**
+ * The stream types whose events can become webhooks: payouts (spec 6.2) and checkout orders (spec
+ * 6.1). On Kafka each is a topic the dispatcher subscribes to; in-process, a filter.
+ */
+export const DISPATCHER_STREAM_TYPES: readonly string[] = [PAYOUT_STREAM_TYPE, ORDER_STREAM_TYPE];
+/**
+ * The only events that can: a payout paid (spec 6.2: payout.updated only then) and an order paid
+ * (spec 6.1: once the payment is verified). Everything else is skipped by its header on Kafka.
+ */
+export const DISPATCHER_EVENT_TYPES: readonly string[] = ['PayoutPaid', ORDER_PAID_EVENT_TYPE];
 
 /**
- * Turns relayed events into stored webhook events, in the consumer's transaction. Only a payout
- * reaching `paid` makes one (spec 6.2: nothing for expired, cancelled, failed, review_required or
- * the move to processing). The payout is folded from its own stream up to the PayoutPaid event
- * with the domain's evolve, so `data` is the payout exactly as it was when it was paid, whatever
- * happened to the read models. Returns the ids of deliveries scheduled now.
+ * Turns relayed events into stored webhook events, in the consumer's transaction: paid payouts
+ * here, paid orders in checkout/order-intake.ts. Returns the ids of deliveries scheduled now.
  */
 export async function ingestRelayedEvents(
+  tx: SqlQueryable,
+  events: readonly RelayedEvent[],
+  now: (environment: Environment) => Date,
+): Promise<string[]> {
+  const payouts = await ingestPaidPayouts(tx, events, now);
+  const orders = await ingestPaidOrders(tx, events, now);
+  return [...payouts, ...orders];
+}
+
+/**
+ * Only a payout reaching `paid` makes an event (spec 6.2: nothing for expired, cancelled, failed,
+ * review_required or the move to processing). The payout is folded from its own stream up to the
+ * PayoutPaid event with the domain's evolve, so `data` is the payout exactly as it was when it was
+ * paid, whatever happened to the read models.
+ */
+async function ingestPaidPayouts(
   tx: SqlQueryable,
   events: readonly RelayedEvent[],
   now: (environment: Environment) => Date,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Environment } from '@payouts/domain';
 import type { SqlClient } from '@payouts/database';
+import { ORDER_PAID } from '../checkout/checkout-webhook-body';
 import type { DeliveryStatus, DeliveryTrigger } from './webhook-event-log';
 
 /** A due delivery a dispatcher holds the lease of, with what it needs to make the attempt. */
@@ -14,8 +15,16 @@ export interface ClaimedDelivery {
   maxAttempts: number;
   body: string;
   leaseToken: string;
-  /** Null when the endpoint was removed since the delivery was scheduled. */
+  /**
+   * A payout event's target: the account's endpoint as it is now. Null when the endpoint was
+   * removed since the delivery was scheduled, and for a checkout event.
+   */
   endpoint: { endpointId: string; url: string; secretCiphertext: string } | null;
+  /**
+   * A checkout event's target, fixed when the order was created: its hook_url, and the checkout
+   * credential whose API secret signs it. Null for a payout event.
+   */
+  checkout: { url: string; credentialId: string } | null;
 }
 
 /** What came of one claimed delivery. */
@@ -24,7 +33,8 @@ export interface DeliveryOutcome {
   /** Null when no attempt was made (no endpoint any more): the delivery is cancelled. */
   attempt: {
     number: number;
-    endpointId: string;
+    /** Null for a checkout event (no endpoint row: its URL is the order's). */
+    endpointId: string | null;
     url: string;
     attemptedAt: Date;
     signatureTimestamp: number | null;
@@ -48,6 +58,9 @@ interface ClaimRow {
   attempts_made: number;
   max_attempts: number;
   body: string;
+  event_type: string;
+  target_url: string | null;
+  credential_id: string | null;
   endpoint_id: string | null;
   url: string | null;
   secret_ciphertext: string | null;
@@ -77,10 +90,11 @@ const CLAIM_SQL = `WITH due AS (
     RETURNING d.delivery_id, d.event_id, d.account_id, d.environment, d.trigger, d.attempts_made, d.max_attempts
   )
   SELECT c.delivery_id, c.event_id, c.account_id, c.environment, c.trigger, c.attempts_made, c.max_attempts,
-         e.body, p.endpoint_id, p.url, p.secret_ciphertext
+         e.body, e.event_type, e.target_url, e.credential_id, p.endpoint_id, p.url, p.secret_ciphertext
     FROM claimed c
     JOIN webhook_events e ON e.event_id = c.event_id
-    LEFT JOIN payout_webhook_endpoints p ON p.account_id = c.account_id AND p.environment = c.environment`;
+    LEFT JOIN payout_webhook_endpoints p ON p.account_id = c.account_id AND p.environment = c.environment
+                                        AND e.event_type <> '${ORDER_PAID}'`;
 
 /**
  * One statement (so one round trip, atomic on its own): the attempts are written, and each delivery
@@ -137,6 +151,10 @@ export class DeliveryQueue {
       endpoint:
         row.endpoint_id !== null && row.url !== null && row.secret_ciphertext !== null
           ? { endpointId: row.endpoint_id, url: row.url, secretCiphertext: row.secret_ciphertext }
+          : null,
+      checkout:
+        row.event_type === ORDER_PAID && row.target_url !== null && row.credential_id !== null
+          ? { url: row.target_url, credentialId: row.credential_id }
           : null,
     }));
   }

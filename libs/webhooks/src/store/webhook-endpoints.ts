@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Environment } from '@payouts/domain';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
+import { ORDER_PAID } from '../checkout/checkout-webhook-body';
 import { newWebhookSecret } from '../signature';
 
 /** Encrypts secrets at rest (libs/accounts' SecretBox: AES-256-GCM bound to the row's id). */
@@ -103,11 +104,15 @@ export async function cancelPending(
   environment: Environment,
   now: Date,
 ): Promise<number> {
+  // Only the payout endpoint's deliveries: a checkout event goes to its order's hook_url, which
+  // removing the payout endpoint does not touch.
   const { rows } = await tx.query(
-    `UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, finished_at = $3,
+    `UPDATE webhook_deliveries d SET status = 'cancelled', next_attempt_at = NULL, finished_at = $3,
             lease_token = NULL, lease_expires_at = NULL
-      WHERE account_id = $1 AND environment = $2 AND status = 'pending' RETURNING delivery_id`,
-    [accountId, environment, now.toISOString()],
+      WHERE d.account_id = $1 AND d.environment = $2 AND d.status = 'pending'
+        AND NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.event_id = d.event_id AND e.event_type = $4)
+      RETURNING d.delivery_id`,
+    [accountId, environment, now.toISOString(), ORDER_PAID],
   );
   return rows.length;
 }

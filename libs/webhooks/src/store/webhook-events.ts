@@ -1,6 +1,6 @@
 import type { Environment } from '@payouts/domain';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
-import { newTestEventId, PAYOUT_TEST, payoutTestBody } from '../payout-webhook-event';
+import { newTestEventId, PAYOUT_TEST, PAYOUT_UPDATED, payoutTestBody } from '../payout-webhook-event';
 import { newDeliveryId } from './webhook-endpoints';
 import { EVENT_LOG_PAGE, EventLogEntry, EventRow, withDeliveries } from './webhook-event-log';
 
@@ -14,6 +14,13 @@ export class ResendInProgressError extends Error {
     super('a resend of this event is still waiting to be sent');
   }
 }
+
+/**
+ * The payout webhook's own events. The table also holds checkout (order.paid) events, which go to
+ * each order's hook_url rather than to the payout endpoint: the payout dashboard neither shows nor
+ * resends them.
+ */
+const PAYOUT_EVENTS = `event_type IN ('${PAYOUT_UPDATED}', '${PAYOUT_TEST}')`;
 
 /**
  * What the dashboard does with events: the test event, a manual resend, and the delivery log
@@ -65,7 +72,7 @@ export class WebhookEvents {
     const deliveryId = newDeliveryId();
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query<{ environment: Environment }>(
-        'SELECT environment FROM webhook_events WHERE event_id = $1 AND account_id = $2',
+        `SELECT environment FROM webhook_events WHERE event_id = $1 AND account_id = $2 AND ${PAYOUT_EVENTS}`,
         [eventId, accountId],
       );
       const environment = rows[0]?.environment;
@@ -96,7 +103,7 @@ export class WebhookEvents {
   ): Promise<{ total: number; limit: number; offset: number; data: EventLogEntry[] }> {
     const limit = Math.min(Math.max(filter.limit ?? EVENT_LOG_PAGE.default, 1), EVENT_LOG_PAGE.max);
     const offset = Math.max(filter.offset ?? 0, 0);
-    const where = `account_id = $1 AND environment = $2 AND ($3::text IS NULL OR payout_id = $3)`;
+    const where = `account_id = $1 AND environment = $2 AND ($3::text IS NULL OR payout_id = $3) AND ${PAYOUT_EVENTS}`;
     const params = [accountId, environment, filter.payoutId ?? null];
     const [count, page] = await Promise.all([
       this.db.query<{ total: number }>(
@@ -121,7 +128,7 @@ export class WebhookEvents {
   async get(accountId: string, eventId: string): Promise<EventLogEntry | null> {
     const { rows } = await this.db.query<EventRow>(
       `SELECT event_id, event_type, environment, payout_id, created_at, body FROM webhook_events
-        WHERE event_id = $1 AND account_id = $2`,
+        WHERE event_id = $1 AND account_id = $2 AND ${PAYOUT_EVENTS}`,
       [eventId, accountId],
     );
     const [entry] = await withDeliveries(this.db, rows);
