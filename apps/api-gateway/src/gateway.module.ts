@@ -11,6 +11,7 @@ import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { CheckoutAuthGuard } from './checkout/checkout-auth.guard';
 import { CreateOrderRoute } from './checkout/create-order/create-order.route';
 import { CheckoutReadsRoute } from './checkout/reads/checkout-reads.route';
+import { TestWebhookRoute } from './checkout/test-webhook/test-webhook.route';
 import { PayoutQueries } from './payouts/payout-queries';
 import { CancelPayoutRoute } from './payouts/cancel-payout/cancel-payout.route';
 import { ClaimLinkRoute } from './payouts/claim-link/claim-link.route';
@@ -31,6 +32,7 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     CancelPayoutRoute,
     CreateOrderRoute,
     CheckoutReadsRoute,
+    TestWebhookRoute,
     OperatorController,
     DashboardController,
     PayoutWebhookController,
