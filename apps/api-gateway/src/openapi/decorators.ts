@@ -14,7 +14,7 @@ const TITLES: Record<number, string> = {
   415: 'Request body is not JSON in UTF-8: `unsupported_media_type`',
   422: 'Refused',
   429: 'Too many requests for this credential (see the `Retry-After` header): `rate_limited`',
-  502: 'The merchant\'s server did not accept what was sent',
+  502: "The merchant's server did not accept what was sent",
   503: 'Outcome unknown or not available',
 };
 
