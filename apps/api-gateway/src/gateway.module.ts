@@ -19,11 +19,19 @@ import { CreatePayoutRoute } from './payouts/create-payout/create-payout.route';
 import { PayoutReadsRoute } from './payouts/reads/payout-reads.route';
 import { RedirectSessionRoute } from './payouts/redirect-session/redirect-session.route';
 import { ReturnUrlPolicy } from './payouts/create-payout/return-url-policy';
+import { CheckoutPagesModule } from './checkout-pages/checkout-pages.module';
 import { RecipientPagesModule } from './recipient/recipient-pages.module';
 
 /** The merchant-facing REST API (checkout, payouts, the operator's and the dashboard's administration) and the recipient's pages. */
 @Module({
-  imports: [PayoutsModule, CheckoutModule, IdempotencyModule, GatewayAccountsModule, RecipientPagesModule],
+  imports: [
+    PayoutsModule,
+    CheckoutModule,
+    IdempotencyModule,
+    GatewayAccountsModule,
+    RecipientPagesModule,
+    CheckoutPagesModule,
+  ],
   controllers: [
     CreatePayoutRoute,
     PayoutReadsRoute,

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Only the recipient's pages take HTML form posts; every API endpoint stays JSON-only (415). */
+/**
+ * Only the recipient's pages and the hosted checkout page take HTML form posts; every API endpoint
+ * stays JSON-only (415).
+ */
 export function isRecipientFormPath(url: string): boolean {
-  return /^(\/sandbox)?\/recipient\/[a-z-]+(\?.*)?$/.test(url);
+  return /^(\/sandbox)?\/recipient\/[a-z-]+(\?.*)?$/.test(url) || /^\/checkout\/[A-Za-z0-9_-]{43}$/.test(url);
 }
 
 const MAX_FIELDS = 20;

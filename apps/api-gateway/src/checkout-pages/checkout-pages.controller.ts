@@ -1,0 +1,182 @@
+import { Body, Controller, Get, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { CommandBus } from '@nestjs/cqrs';
+import type { AccountsRepository } from '@payouts/accounts';
+import {
+  hashPageToken,
+  isWellFormedPageToken,
+  OrderQueries,
+  PageOrder,
+  PayOrderCommand,
+  PayOrderResult,
+} from '@payouts/checkout';
+import type { Clock } from '@payouts/clock';
+import { DomainError } from '@payouts/domain';
+import { CLOCK } from '@payouts/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ACCOUNTS } from '../gateway.tokens';
+import { readCookie, setPageHeaders } from '../recipient/page-headers';
+import { CHECKOUT_CSRF_COOKIE, CheckoutCsrf } from './checkout-csrf';
+import { PageContext, paidPage, paymentPage, problemPage } from './checkout-page-views';
+import { readCardForm, readWalletForm } from './payment-form';
+
+type Page = { status: number; body: string; location?: string };
+
+/**
+ * The hosted checkout page (ARCHITECTURE 6): `order_url` opens the form of the order's method;
+ * its POST is one attempt (PayOrderCommand). Declined: the form again with why. Paid: 303 to
+ * `redirect_url` with `order_id` added, or to this page, which then says it is paid. Expired: 410
+ * from `expires_at` on the order's clock. Unknown token: 404. Every answer is a page, never JSON.
+ */
+@ApiExcludeController()
+@Controller('checkout')
+export class CheckoutPagesController {
+  constructor(
+    private readonly orders: OrderQueries,
+    private readonly commands: CommandBus,
+    private readonly csrf: CheckoutCsrf,
+    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get(':token')
+  async show(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const found = await this.pageOrder(token);
+    if ('status' in found) return this.send(reply, found);
+    const { order, context } = found;
+    if (order.view.status === 'SUCCESS') return this.send(reply, { status: 200, body: paidPage(context) });
+    const csrf = this.csrf.issue(token);
+    reply.header('set-cookie', csrfCookie(token, csrf.nonce));
+    return this.send(
+      reply,
+      {
+        status: 200,
+        body: paymentPage(context, {
+          action: `/checkout/${token}`,
+          csrfToken: csrf.token,
+          decline: order.lastDecline,
+        }),
+      },
+      order.redirectUrl,
+    );
+  }
+
+  @Post(':token')
+  async pay(
+    @Param('token') token: string,
+    @Body() body: unknown,
+    @Headers('cookie') cookie: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const found = await this.pageOrder(token);
+    if ('status' in found) return this.send(reply, found);
+    const { order, context } = found;
+    // A paid order is never charged again: the page says it is paid.
+    if (order.view.status === 'SUCCESS') return this.send(reply, { status: 200, body: paidPage(context) });
+    const fields = isFormFields(body) ? body : {};
+    if (!this.csrf.check(token, readCookie(cookie, CHECKOUT_CSRF_COOKIE), fields.csrf_token)) {
+      return this.send(reply, {
+        status: 403,
+        body: problemPage(
+          context.environment,
+          'Page expired',
+          'This form has expired. Open the payment link again.',
+        ),
+      });
+    }
+    const csrf = this.csrf.issue(token);
+    reply.header('set-cookie', csrfCookie(token, csrf.nonce));
+    const form = { action: `/checkout/${token}`, csrfToken: csrf.token };
+    const read =
+      order.view.method === 'card'
+        ? readCardForm(fields, this.clock.now(context.environment))
+        : readWalletForm(fields);
+    if (read.errors) {
+      const values = {
+        expiry: fields.expiry ?? '',
+        name_on_card: fields.name_on_card ?? '',
+        wallet_account: fields.wallet_account ?? '',
+      };
+      const page = { status: 400, body: paymentPage(context, { ...form, errors: read.errors, values }) };
+      return this.send(reply, page, order.redirectUrl);
+    }
+    let result: PayOrderResult;
+    try {
+      result = await this.commands.execute(new PayOrderCommand(order.view.id, read.instrument));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'order_not_payable') {
+        const again = await this.pageOrder(token);
+        if (!('status' in again) && again.order.view.status === 'SUCCESS') {
+          return this.send(reply, { status: 200, body: paidPage(again.context) });
+        }
+        return this.send(reply, expired(context.environment));
+      }
+      throw error;
+    }
+    if (!result.paid) {
+      // 402: the attempt was made and refused; the form is there to try again.
+      const page = { status: 402, body: paymentPage(context, { ...form, decline: result.reason }) };
+      return this.send(reply, page, order.redirectUrl);
+    }
+    const location = order.redirectUrl ? withOrderId(order.redirectUrl, order.view.id) : `/checkout/${token}`;
+    return this.send(reply, { status: 303, body: '', location });
+  }
+
+  /** The order and what its page shows, or the page that says why there is none. */
+  private async pageOrder(token: string): Promise<{ order: PageOrder; context: PageContext } | Page> {
+    const order = isWellFormedPageToken(token)
+      ? await this.orders.byPageTokenHash(hashPageToken(token))
+      : null;
+    if (!order) {
+      return {
+        status: 404,
+        body: problemPage(
+          'production',
+          'Payment not found',
+          'This payment link is not valid. Check the link you were given.',
+        ),
+      };
+    }
+    const past = Date.parse(order.view.expires_at) <= this.clock.now(order.environment).getTime();
+    if (order.view.status === 'EXPIRED' || (order.view.status === 'PENDING' && past))
+      return expired(order.environment);
+    const merchantName = (await this.accounts.accountName(order.accountId)) ?? 'the merchant';
+    return { order, context: { environment: order.environment, merchantName, order: order.view } };
+  }
+
+  /**
+   * A page with its security headers. A page with the payment form lets that form's answer send
+   * the browser on to the merchant's `redirect_url` (CSP form-action covers the redirect).
+   */
+  private send(reply: FastifyReply, page: Page, redirectUrl?: string | null): void {
+    const formOrigin = redirectUrl ? new URL(redirectUrl).origin : null;
+    setPageHeaders(reply, { https: (reply.request as FastifyRequest).protocol === 'https', formOrigin });
+    if (page.location) void reply.header('location', page.location);
+    void reply.status(page.status).type('text/html; charset=utf-8').send(page.body);
+  }
+}
+
+function expired(environment: PageContext['environment']): Page {
+  return {
+    status: 410,
+    body: problemPage(
+      environment,
+      'Payment expired',
+      'This payment has expired. Ask the shop for a new payment link.',
+    ),
+  };
+}
+
+function csrfCookie(token: string, nonce: string): string {
+  return `${CHECKOUT_CSRF_COOKIE}=${nonce}; Path=/checkout/${token}; HttpOnly; SameSite=Strict`;
+}
+
+function withOrderId(redirectUrl: string, orderId: number): string {
+  const url = new URL(redirectUrl);
+  url.searchParams.set('order_id', String(orderId));
+  return url.href;
+}
+
+function isFormFields(body: unknown): body is Record<string, string> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
+}
