@@ -91,12 +91,13 @@ export class CheckoutPagesController {
       order.view.method === 'card'
         ? readCardForm(fields, this.clock.now(context.environment))
         : readWalletForm(fields);
+    // What the payer may see again (never the card number or its security code).
+    const values = {
+      expiry: fields.expiry ?? '',
+      name_on_card: fields.name_on_card ?? '',
+      wallet_account: fields.wallet_account ?? '',
+    };
     if (read.errors) {
-      const values = {
-        expiry: fields.expiry ?? '',
-        name_on_card: fields.name_on_card ?? '',
-        wallet_account: fields.wallet_account ?? '',
-      };
       const page = { status: 400, body: paymentPage(context, { ...form, errors: read.errors, values }) };
       return this.send(reply, page, order.redirectUrl);
     }
@@ -115,7 +116,7 @@ export class CheckoutPagesController {
     }
     if (!result.paid) {
       // 402: the attempt was made and refused; the form is there to try again.
-      const page = { status: 402, body: paymentPage(context, { ...form, decline: result.reason }) };
+      const page = { status: 402, body: paymentPage(context, { ...form, decline: result.reason, values }) };
       return this.send(reply, page, order.redirectUrl);
     }
     const location = order.redirectUrl ? withOrderId(order.redirectUrl, order.view.id) : `/checkout/${token}`;
