@@ -149,6 +149,7 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
         'http://localhost:3000',
       ]);
       await repo.setReturnUrlOrigins(accountId, 'production', ['https://live.shop.example']);
+      await repo.setCheckoutWebhookUrl(accountId, 'production', 'https://live.shop.example/hooks/checkout');
 
       const sandbox = await repo.issueCredential(accountId, { kind: 'payout', environment: 'sandbox' });
       expect(sandbox).toEqual({
@@ -169,6 +170,8 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
           payoutsApproved: true,
           payoutsEnabled: true,
           returnUrlOrigins: ['https://shop.example', 'http://localhost:3000'],
+          region: 'EU',
+          checkoutWebhookUrl: null,
         },
       });
 
@@ -188,6 +191,8 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
           payoutsApproved: true,
           payoutsEnabled: false,
           returnUrlOrigins: ['https://live.shop.example'],
+          region: 'EU',
+          checkoutWebhookUrl: 'https://live.shop.example/hooks/checkout',
         },
       });
 
