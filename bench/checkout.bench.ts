@@ -5,6 +5,9 @@
  *
  *   create-order  POST /sandbox/card, a unique customer per request, over BENCH_ACCOUNTS accounts
  *   order-status  GET /sandbox/payment/status over the orders create-order made, each with its owner
+ *   webhooks      BENCH_WEBHOOK_ORDERS wallet orders (default 2,000) paid through the hosted page of
+ *                 the embedded start on its own database: checkout-webhook deliveries/s to a loopback
+ *                 receiver that checks every signature, beside a plain loop POSTing the same bodies
  *
  * BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS each (default 10) after an unmeasured warm-up;
  * the medians, and the gateway as a share of bare Fastify. Goals (issue 30): Create Order 2,000/s
@@ -16,6 +19,7 @@ import { join } from 'node:path';
 import { Measure, medianOf, printTable, withCosts } from './support/api-measures';
 import type { ClosedLoop } from './support/api-scenarios';
 import { runCreateOrder, runOrderStatus, setUpCheckoutAccount } from './support/checkout-scenarios';
+import { runCheckoutWebhooks, WebhookFigures } from './support/checkout-webhook-scenario';
 import { createFreshDatabase } from './support/fresh-database';
 import { exited, freePort, imageGatewaySettings, startProcess, waitReady } from './support/server-processes';
 import { ServerWal } from './support/server-wal';
@@ -26,6 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+/** Orders paid through the page for the webhook deliveries/s figure (0 skips it). */
+const WEBHOOK_ORDERS = Number(process.env.BENCH_WEBHOOK_ORDERS ?? 2000);
 const OPERATOR_TOKEN = `op_${randomBytes(16).toString('hex')}`;
 const DIST = join(__dirname, '..');
 const MEASURED: ClosedLoop = { connections: CONNECTIONS, seconds: SECONDS };
@@ -103,13 +109,22 @@ async function main(): Promise<void> {
       `goals: Create Order ${create.requestsPerSecond.toFixed(0)}/s p99 ${create.p99Ms.toFixed(1)} ms (≥ 2,000/s, < 30 ms) ${mark(create.requestsPerSecond >= 2000 && create.p99Ms < 30)}; ` +
         `Status ${status.requestsPerSecond.toFixed(0)}/s (≥ 8,000/s) ${mark(status.requestsPerSecond >= 8000)}\n`,
     );
+    let webhooks: WebhookFigures | undefined;
+    if (WEBHOOK_ORDERS > 0) {
+      webhooks = await runCheckoutWebhooks(SERVER_URL, DIST, WEBHOOK_ORDERS);
+      process.stdout.write(
+        `webhooks: ${webhooks.orders} orders paid through the page, ${webhooks.pipelinePerSecond.toFixed(0)} deliveries/s ` +
+          `(first payment to last webhook), bare signed POST loop ${webhooks.barePerSecond.toFixed(0)}/s, ` +
+          `${webhooks.badSignatures} bad signatures\n`,
+      );
+    }
     const dir = join(process.cwd(), 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `checkout-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(
       file,
       JSON.stringify(
-        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary },
+        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary, webhooks },
         null,
         2,
       ),
