@@ -36,12 +36,12 @@
  * server that has to make a segment holds every commit in flight meanwhile.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Measure, medianOf, printTable, withCosts } from './support/api-measures';
 import { ClosedLoop, runCreate, runGet } from './support/api-scenarios';
 import { hotAccountFunds, setUpAccount, setUpAccounts } from './support/bench-accounts';
 import { createFreshDatabase } from './support/fresh-database';
+import { saveResults } from './support/save-results';
 import { runOverload } from './support/overload-scenario';
 import { exited, freePort, imageGatewaySettings, startProcess, waitReady } from './support/server-processes';
 import { MIB, ServerWal } from './support/server-wal';
@@ -167,18 +167,14 @@ async function main(): Promise<void> {
             maxInFlight: OVERLOAD_MAX_IN_FLIGHT,
           })
         : undefined;
-    const dir = join(process.cwd(), 'bench', 'results');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(
-      file,
-      JSON.stringify(
-        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary, overload },
-        null,
-        2,
-      ),
-    );
-    process.stdout.write(`results saved to ${file}\n`);
+    saveResults('api', {
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      accounts: ACCOUNTS,
+      measures,
+      summary,
+      overload,
+    });
   } finally {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');

@@ -14,13 +14,13 @@
  * or more with p99 under 30 ms; Status 8,000/s or more. The bench reports; it never fails on timing.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Measure, medianOf, printTable, withCosts } from './support/api-measures';
 import type { ClosedLoop } from './support/api-scenarios';
 import { runCreateOrder, runOrderStatus, setUpCheckoutAccount } from './support/checkout-scenarios';
 import { runCheckoutWebhooks, WebhookFigures } from './support/checkout-webhook-scenario';
 import { createFreshDatabase } from './support/fresh-database';
+import { saveResults } from './support/save-results';
 import { exited, freePort, imageGatewaySettings, startProcess, waitReady } from './support/server-processes';
 import { ServerWal } from './support/server-wal';
 
@@ -118,18 +118,14 @@ async function main(): Promise<void> {
           `${webhooks.badSignatures} bad signatures\n`,
       );
     }
-    const dir = join(process.cwd(), 'bench', 'results');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `checkout-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(
-      file,
-      JSON.stringify(
-        { seconds: SECONDS, connections: CONNECTIONS, accounts: ACCOUNTS, measures, summary, webhooks },
-        null,
-        2,
-      ),
-    );
-    process.stdout.write(`results saved to ${file}\n`);
+    saveResults('checkout', {
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      accounts: ACCOUNTS,
+      measures,
+      summary,
+      webhooks,
+    });
   } finally {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');

@@ -8,6 +8,7 @@ import {
   OrderEvent,
   OrderState,
 } from '@payouts/domain';
+import { foldRelayedStreams, StreamFolding } from '../dispatcher/fold-relayed-streams';
 import type { RelayedEvent } from '../transport/event-transport';
 import { checkoutWebhookBody, orderPaidEventId } from './checkout-webhook-body';
 import { PaidOrderEvent, storePaidOrderEvents } from './paid-order-events';
@@ -31,25 +32,8 @@ export async function ingestPaidOrders(
     (event) => event.streamType === ORDER_STREAM_TYPE && event.type === ORDER_PAID_EVENT_TYPE,
   );
   if (paid.length === 0) return [];
-  const streamIds = [...new Set(paid.map((event) => event.streamId))];
-  const { rows } = await tx.query<{
-    stream_id: string;
-    stream_version: number;
-    event_type: string;
-    schema_version: number;
-    data: unknown;
-  }>(
-    `SELECT stream_id, stream_version, event_type, schema_version, data FROM events
-      WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_version`,
-    [streamIds],
-  );
   const toStore: PaidOrderEvent[] = [];
-  for (const event of paid) {
-    let state: OrderState = initialOrderState();
-    for (const row of rows) {
-      if (row.stream_id !== event.streamId || row.stream_version > event.streamVersion) continue;
-      state = evolveOrder(state, toOrderEvent(row.event_type, row.schema_version, row.data));
-    }
+  for (const { event, state } of await foldRelayedStreams(tx, paid, ORDER_FOLDING)) {
     // The relay only publishes committed events, so the stream holds the OrderPaid it reports.
     if (state.status !== 'SUCCESS') {
       throw new Error(`${event.streamId} is ${state.status} at version ${event.streamVersion}, not SUCCESS`);
@@ -69,12 +53,9 @@ export async function ingestPaidOrders(
   return storePaidOrderEvents(tx, toStore, now);
 }
 
-/** A build never guesses at an event version it does not know: it stops, visibly, until upgraded. */
-function toOrderEvent(type: string, schemaVersion: number, data: unknown): OrderEvent {
-  const known = ORDER_EVENT_SCHEMA_VERSIONS[type as OrderEvent['type']];
-  if (known === undefined) throw new Error(`unknown order event type ${type}`);
-  if (Number(schemaVersion) !== known) {
-    throw new Error(`order event ${type} has schema version ${schemaVersion}; this build reads ${known}`);
-  }
-  return { type, data } as OrderEvent;
-}
+const ORDER_FOLDING: StreamFolding<OrderEvent, OrderState> = {
+  what: 'order',
+  evolve: evolveOrder,
+  initial: initialOrderState,
+  schemaVersions: ORDER_EVENT_SCHEMA_VERSIONS,
+};

@@ -13,6 +13,7 @@ import { ingestPaidOrders, ORDER_PAID_EVENT_TYPE } from '../checkout/order-intak
 import { payoutUpdatedBody, payoutUpdatedEventId, payoutWebhookData } from '../payout-webhook-event';
 import { PaidPayoutEvent, storePaidPayoutEvents } from '../store/paid-payout-events';
 import type { RelayedEvent } from '../transport/event-transport';
+import { foldRelayedStreams, StreamFolding } from './fold-relayed-streams';
 
 /** The dispatcher's consumer group, on Kafka and in-process alike. */
 export const DISPATCHER_GROUP_ID = 'webhook-dispatcher';
@@ -56,25 +57,8 @@ async function ingestPaidPayouts(
     (event) => event.streamType === PAYOUT_STREAM_TYPE && event.type === 'PayoutPaid',
   );
   if (paid.length === 0) return [];
-  const streamIds = [...new Set(paid.map((event) => event.streamId))];
-  const { rows } = await tx.query<{
-    stream_id: string;
-    stream_version: number;
-    event_type: string;
-    schema_version: number;
-    data: unknown;
-  }>(
-    `SELECT stream_id, stream_version, event_type, schema_version, data FROM events
-      WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_version`,
-    [streamIds],
-  );
   const toStore: PaidPayoutEvent[] = [];
-  for (const event of paid) {
-    let state: PayoutState = initialPayoutState();
-    for (const row of rows) {
-      if (row.stream_id !== event.streamId || row.stream_version > event.streamVersion) continue;
-      state = evolvePayout(state, toPayoutEvent(row.event_type, row.schema_version, row.data));
-    }
+  for (const { event, state } of await foldRelayedStreams(tx, paid, PAYOUT_FOLDING)) {
     // The relay only publishes committed events, so the stream holds the PayoutPaid it reports.
     if (state.status !== 'paid') {
       throw new Error(`${event.streamId} is ${state.status} at version ${event.streamVersion}, not paid`);
@@ -92,12 +76,9 @@ async function ingestPaidPayouts(
   return storePaidPayoutEvents(tx, toStore, now);
 }
 
-/** A build never guesses at an event version it does not know: it stops, visibly, until upgraded. */
-function toPayoutEvent(type: string, schemaVersion: number, data: unknown): PayoutEvent {
-  const known = PAYOUT_EVENT_SCHEMA_VERSIONS[type as PayoutEvent['type']];
-  if (known === undefined) throw new Error(`unknown payout event type ${type}`);
-  if (Number(schemaVersion) !== known) {
-    throw new Error(`payout event ${type} has schema version ${schemaVersion}; this build reads ${known}`);
-  }
-  return { type, data } as PayoutEvent;
-}
+const PAYOUT_FOLDING: StreamFolding<PayoutEvent, PayoutState> = {
+  what: 'payout',
+  evolve: evolvePayout,
+  initial: initialPayoutState,
+  schemaVersions: PAYOUT_EVENT_SCHEMA_VERSIONS,
+};
