@@ -16,11 +16,12 @@ export const REDACTED_PATHS = [
 ];
 
 /**
- * Claim-link and handoff URLs carry a bearer token in the path (`/claim/<token>`); request logs
- * keep the path's shape and drop the token.
+ * Claim-link, handoff and hosted checkout page URLs carry a bearer token in the path
+ * (`/claim/<token>`, `/checkout/<token>`): whoever holds it opens the page, and only its hash is
+ * stored, so request logs keep the path's shape and drop the token.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/\/(claim|handoff)\/[^/?#]+/, '/$1/[redacted]');
+  return url.replace(/\/(claim|handoff|checkout)\/[^/?#]+/, '/$1/[redacted]');
 }
 
 interface LoggedRequest {
