@@ -73,6 +73,25 @@ describe.each(testBackends().map((b) => b.name))('the hosted checkout page on %s
     expect(await statusOf(id)).toBe('PENDING');
   });
 
+  it("refuses another order's CSRF token, and a JSON body, with the 403 page and records no attempt", async () => {
+    const other = (await order()).payer;
+    await other.open();
+    const { id, payer } = await order();
+    await payer.open();
+    const borrowed = await payer.submit(
+      { card_number: '4242424242424242', expiry: '12/34', security_code: '123', name_on_card: 'Ana' },
+      { csrf: other.csrf },
+    );
+    expect(borrowed.status).toBe(403);
+    const json = await fetch(payer.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: payer.cookieHeader },
+      body: JSON.stringify({ csrf_token: 7, card_number: 4242424242424242 }),
+    });
+    expect([json.status, json.headers.get('content-type')]).toEqual([403, 'text/html; charset=utf-8']);
+    expect(await attempts(id)).toBe(0);
+  });
+
   it.each([
     [{ card_number: '4242424242424241' }, 'Enter a valid card number'],
     [{ expiry: '01/20' }, 'This card has expired'],
@@ -136,9 +155,31 @@ describe.each(testBackends().map((b) => b.name))('the hosted checkout page on %s
     expect(await statusOf(id)).toBe('SUCCESS');
   });
 
+  it('answers a failure of its own with an HTML page that tells the payer to come back, never JSON or the cause', async () => {
+    const { payer } = await order();
+    const db = gateway.app.get<SqlClient>(SQL_CLIENT);
+    // A real failure of the real database: the read model the page reads is gone for a moment.
+    await db.query('ALTER TABLE checkout_orders RENAME TO checkout_orders_away');
+    try {
+      const page = await payer.open();
+      expect([page.status, page.headers.get('content-type')]).toEqual([500, 'text/html; charset=utf-8']);
+      expect(page.body).toContain('Something went wrong');
+      expect(page.body).not.toContain('checkout_orders');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    } finally {
+      await db.query('ALTER TABLE checkout_orders_away RENAME TO checkout_orders');
+    }
+    expect((await payer.open()).status).toBe(200);
+  });
+
   it('answers an unknown or malformed token with 404 and an order past expires_at with 410, before the worker runs', async () => {
     expect((await new Payer(`${gateway.url}/checkout/${'A'.repeat(43)}`).open()).status).toBe(404);
     expect((await new Payer(`${gateway.url}/checkout/short`).open()).status).toBe(404);
+    const malformed = await new Payer(`${gateway.url}/checkout/short`).submit({ wallet_account: 'ana' });
+    expect([malformed.status, malformed.headers.get('content-type')]).toEqual([
+      404,
+      'text/html; charset=utf-8',
+    ]);
     const { id, payer } = await order('/sandbox/payment/cash');
     await payer.open();
     await call('POST', '/operator/sandbox/clock', {
@@ -148,5 +189,26 @@ describe.each(testBackends().map((b) => b.name))('the hosted checkout page on %s
     expect((await payer.open()).status).toBe(410);
     expect((await payer.payByWallet('ana-wallet')).status).toBe(410);
     expect(await statusOf(id)).not.toBe('SUCCESS');
+  });
+});
+
+describe('the hosted checkout page behind https', () => {
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    gateway = await startGateway('pglite', { PUBLIC_BASE_URL: 'https://pay.example.com' });
+  });
+  afterAll(() => gateway.close());
+
+  it('marks its CSRF cookie Secure and sends HSTS, though TLS ended before the gateway', async () => {
+    const call = client(gateway.url);
+    const shop = await checkoutShop(call);
+    const created = await call('POST', '/sandbox/card', { token: shop.key, body: orderBody() });
+    expect(created.body.order_url).toMatch(/^https:\/\/pay\.example\.com\/checkout\//);
+    const page = await new Payer(
+      created.body.order_url.replace('https://pay.example.com', gateway.url),
+    ).open();
+    expect(page.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    expect(page.headers.get('strict-transport-security')).toBe('max-age=31536000');
   });
 });

@@ -12,6 +12,20 @@ export class Payer {
 
   constructor(private readonly orderUrl: string) {}
 
+  get url(): string {
+    return this.orderUrl;
+  }
+
+  /** The CSRF token of the last page this payer saw. */
+  get csrf(): string {
+    return this.csrfToken;
+  }
+
+  /** The Cookie header this payer sends (its CSRF cookie, once a page set it). */
+  get cookieHeader(): string {
+    return this.cookie;
+  }
+
   async open(): Promise<PageAnswer> {
     const response = await fetch(this.orderUrl, { redirect: 'manual', headers: this.headers() });
     return this.read(response);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Inject, Param, Post, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { AccountsRepository } from '@payouts/accounts';
@@ -11,12 +11,14 @@ import {
   PayOrderResult,
 } from '@payouts/checkout';
 import type { Clock } from '@payouts/clock';
+import type { AppConfig } from '@payouts/config';
 import { DomainError } from '@payouts/domain';
-import { CLOCK } from '@payouts/platform';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, CLOCK } from '@payouts/platform';
+import type { FastifyReply } from 'fastify';
 import { ACCOUNTS } from '../gateway.tokens';
 import { readCookie, setPageHeaders } from '../recipient/page-headers';
 import { CHECKOUT_CSRF_COOKIE, CheckoutCsrf } from './checkout-csrf';
+import { CheckoutPageFilter, servedOverHttps } from './checkout-page.filter';
 import { PageContext, paidPage, paymentPage, problemPage } from './checkout-page-views';
 import { readCardForm, readWalletForm } from './payment-form';
 
@@ -26,18 +28,26 @@ type Page = { status: number; body: string; location?: string };
  * The hosted checkout page (ARCHITECTURE 6): `order_url` opens the form of the order's method;
  * its POST is one attempt (PayOrderCommand). Declined: the form again with why. Paid: 303 to
  * `redirect_url` with `order_id` added, or to this page, which then says it is paid. Expired: 410
- * from `expires_at` on the order's clock. Unknown token: 404. Every answer is a page, never JSON.
+ * from `expires_at` on the order's clock. Unknown token: 404. Every answer is a page, never JSON
+ * (CheckoutPageFilter for what fails).
  */
 @ApiExcludeController()
+@UseFilters(CheckoutPageFilter)
 @Controller('checkout')
 export class CheckoutPagesController {
+  /** Served over https (behind a TLS proxy, too): Secure cookie and HSTS, as the recipient pages. */
+  private readonly https: boolean;
+
   constructor(
     private readonly orders: OrderQueries,
     private readonly commands: CommandBus,
     private readonly csrf: CheckoutCsrf,
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.https = servedOverHttps(config);
+  }
 
   @Get(':token')
   async show(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
@@ -46,7 +56,7 @@ export class CheckoutPagesController {
     const { order, context } = found;
     if (order.view.status === 'SUCCESS') return this.send(reply, { status: 200, body: paidPage(context) });
     const csrf = this.csrf.issue(token);
-    reply.header('set-cookie', csrfCookie(token, csrf.nonce));
+    reply.header('set-cookie', csrfCookie(token, csrf.nonce, this.https));
     return this.send(
       reply,
       {
@@ -73,7 +83,7 @@ export class CheckoutPagesController {
     const { order, context } = found;
     // A paid order is never charged again: the page says it is paid.
     if (order.view.status === 'SUCCESS') return this.send(reply, { status: 200, body: paidPage(context) });
-    const fields = isFormFields(body) ? body : {};
+    const fields = formFields(body);
     if (!this.csrf.check(token, readCookie(cookie, CHECKOUT_CSRF_COOKIE), fields.csrf_token)) {
       return this.send(reply, {
         status: 403,
@@ -85,7 +95,7 @@ export class CheckoutPagesController {
       });
     }
     const csrf = this.csrf.issue(token);
-    reply.header('set-cookie', csrfCookie(token, csrf.nonce));
+    reply.header('set-cookie', csrfCookie(token, csrf.nonce, this.https));
     const form = { action: `/checkout/${token}`, csrfToken: csrf.token };
     const read =
       order.view.method === 'card'
@@ -151,7 +161,7 @@ export class CheckoutPagesController {
    */
   private send(reply: FastifyReply, page: Page, redirectUrl?: string | null): void {
     const formOrigin = redirectUrl ? new URL(redirectUrl).origin : null;
-    setPageHeaders(reply, { https: (reply.request as FastifyRequest).protocol === 'https', formOrigin });
+    setPageHeaders(reply, { https: this.https, formOrigin });
     if (page.location) void reply.header('location', page.location);
     void reply.status(page.status).type('text/html; charset=utf-8').send(page.body);
   }
@@ -168,8 +178,10 @@ function expired(environment: PageContext['environment']): Page {
   };
 }
 
-function csrfCookie(token: string, nonce: string): string {
-  return `${CHECKOUT_CSRF_COOKIE}=${nonce}; Path=/checkout/${token}; HttpOnly; SameSite=Strict`;
+/** Scoped to this order's page; Secure whenever the page is served over https (as the recipient's). */
+function csrfCookie(token: string, nonce: string, https: boolean): string {
+  const cookie = `${CHECKOUT_CSRF_COOKIE}=${nonce}; Path=/checkout/${token}; HttpOnly; SameSite=Strict`;
+  return https ? `${cookie}; Secure` : cookie;
 }
 
 function withOrderId(redirectUrl: string, orderId: number): string {
@@ -178,6 +190,16 @@ function withOrderId(redirectUrl: string, orderId: number): string {
   return url.href;
 }
 
-function isFormFields(body: unknown): body is Record<string, string> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body);
+/**
+ * The posted form's text fields. The page's own form sends only strings (form-body.ts); anything
+ * else (a JSON body, a number or object where text belongs) is dropped here, so that it fails the
+ * CSRF check or the form's validation instead of a string method.
+ */
+function formFields(body: unknown): Record<string, string> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
 }

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
  * stays JSON-only (415).
  */
 export function isRecipientFormPath(url: string): boolean {
-  return /^(\/sandbox)?\/recipient\/[a-z-]+(\?.*)?$/.test(url) || /^\/checkout\/[A-Za-z0-9_-]{43}$/.test(url);
+  // Any one segment under /checkout: a malformed page token is then the page's HTML 404, not a 415.
+  return /^(\/sandbox)?\/recipient\/[a-z-]+(\?.*)?$/.test(url) || /^\/checkout\/[^/?#]+(\?.*)?$/.test(url);
 }
 
 const MAX_FIELDS = 20;
