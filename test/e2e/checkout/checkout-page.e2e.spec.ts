@@ -54,6 +54,15 @@ describe.each(testBackends().map((b) => b.name))('the hosted checkout page on %s
   });
 
   it.each([
+    [0.5, '0.50 USD'],
+    [19.99, '19.99 USD'],
+    [100000, '100000.00 USD'],
+  ])('shows the amount %p as the decimal the order holds, with two places: %s', async (amount, shown) => {
+    const page = await (await order('/sandbox/payment/cash', { amount })).payer.open();
+    expect(page.body).toContain(`<p class="amount">${shown}</p>`);
+  });
+
+  it.each([
     '/sandbox/payment/mobilewallet',
     '/sandbox/payment/cash',
     '/sandbox/payment/onlinewallet',

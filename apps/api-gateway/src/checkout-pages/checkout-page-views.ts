@@ -9,6 +9,8 @@ export interface PageContext {
   environment: Environment;
   merchantName: string;
   order: OrderView;
+  /** The order's decimal amount with 2 places (PageOrder.amount), never formatted from `Amount`. */
+  amount: string;
 }
 
 const DECLINES: Record<string, string> = {
@@ -38,10 +40,10 @@ function layout(environment: Environment, title: string, body: SafeHtml): string
     </html> `.value;
 }
 
-function summary({ merchantName, order }: PageContext): SafeHtml {
+function summary({ merchantName, order, amount }: PageContext): SafeHtml {
   return html`<p class="payer">${merchantName}</p>
     ${order.product ? html`<p>${order.product}</p>` : ''}
-    <p class="amount">${order.Amount.toFixed(2)} ${order.currency}</p>`;
+    <p class="amount">${amount} ${order.currency}</p>`;
 }
 
 /** The payment form of the order's method, with what went wrong last time, if anything. */

@@ -152,7 +152,10 @@ export class CheckoutPagesController {
     if (order.view.status === 'EXPIRED' || (order.view.status === 'PENDING' && past))
       return expired(order.environment);
     const merchantName = (await this.accounts.accountName(order.accountId)) ?? 'the merchant';
-    return { order, context: { environment: order.environment, merchantName, order: order.view } };
+    return {
+      order,
+      context: { environment: order.environment, merchantName, order: order.view, amount: order.amount },
+    };
   }
 
   /**

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { SqlClient } from '@payouts/database';
-import type { Environment } from '@payouts/domain';
+import { Environment, formatMoney, parseStoredMoney } from '@payouts/domain';
 import { ORDER_VIEW_COLUMNS, OrderView, OrderViewRow, toOrderView } from './order-views';
 
 export const PAYMENTS_DEFAULT_LIMIT = 10;
@@ -17,6 +17,8 @@ export class HistoryTooLargeError extends Error {
 /** An order as its hosted page needs it: the view, the merchant's redirect and the account. */
 export interface PageOrder {
   view: OrderView;
+  /** The amount as the decimal the order holds, 2 places ("10.50"): what the page shows, never a float. */
+  amount: string;
   accountId: string;
   environment: Environment;
   redirectUrl: string | null;
@@ -95,6 +97,7 @@ export class OrderQueries {
     if (!row) return null;
     return {
       view: toOrderView(row),
+      amount: formatMoney(parseStoredMoney(row.amount)),
       accountId: row.account_id,
       environment: row.environment,
       redirectUrl: row.redirect_url,
