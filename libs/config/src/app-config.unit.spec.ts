@@ -10,7 +10,7 @@ describe('configuration from the environment', () => {
       logLevel: 'info',
     });
     expect(config.operatorToken).toBeUndefined();
-    expect(config.commandsInFlight).toEqual({ initial: 1024, min: 256, max: 16_384 });
+    expect(config.commandsInFlight).toEqual({ initial: 1024, min: 512, max: 16_384 });
   });
 
   it.each([
