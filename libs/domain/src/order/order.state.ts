@@ -1,29 +1,7 @@
-import { Environment } from '../shared/decider';
-import {
-  OrderCreated,
-  OrderDeclineReason,
-  OrderEvent,
-  OrderInstrument,
-  OrderMethod,
-  OrderStatus,
-} from './order.events';
+import { OrderCreated, OrderDeclineReason, OrderEvent, OrderInstrument, OrderStatus } from './order.events';
 
-/** Fields fixed at creation, plus what every attempt moves. */
-export type OrderFacts = {
-  orderId: number;
-  accountId: string;
-  environment: Environment;
-  method: OrderMethod;
-  amount: string;
-  currency: string;
-  customer: string;
-  product: string;
-  redirectUrl: string | null;
-  hookUrl: string | null;
-  credentialId: string;
-  pageTokenHash: string;
-  createdAt: string;
-  expiresAt: string;
+/** Fields fixed at creation (OrderCreated's, one definition), plus what every attempt moves. */
+export type OrderFacts = OrderCreated['data'] & {
   /** Attempts to pay, declined ones and the paying one alike. */
   attempts: number;
   lastDecline: OrderDeclineReason | null;
