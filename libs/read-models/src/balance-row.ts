@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { LEDGER_EVENT_SCHEMA_VERSIONS, LedgerEvent } from '@payouts/domain';
+import { LedgerEvent, upcastLedgerEvent } from '@payouts/domain';
 
 /**
  * A balance row and how ledger events move it, without I/O: the one definition of each event's
@@ -49,20 +49,22 @@ export function emptyBalance(accountId: string, environment: string): BalanceRow
 }
 
 export function toLedgerEvent(event: { type: string; schemaVersion: number; data: unknown }): LedgerEvent {
-  const known = LEDGER_EVENT_SCHEMA_VERSIONS[event.type as LedgerEvent['type']];
-  if (known === undefined) throw new Error(`unknown ledger event type ${event.type}`);
-  if (event.schemaVersion !== known) {
-    throw new Error(
-      `ledger event ${event.type} has schema version ${event.schemaVersion}; this build reads ${known}`,
-    );
-  }
-  return { type: event.type, data: event.data } as LedgerEvent;
+  return upcastLedgerEvent(event);
 }
 
-export type MoneyMovement = Exclude<LedgerEvent, { type: 'LedgerLimitsSet' }>;
+export type MoneyMovement = Extract<
+  LedgerEvent,
+  { type: 'FundsCredited' | 'PayoutFundsReserved' | 'PayoutFundsReleased' | 'PayoutFundsSettled' }
+>;
 
+const MONEY_MOVEMENTS = new Set([
+  'FundsCredited',
+  'PayoutFundsReserved',
+  'PayoutFundsReleased',
+  'PayoutFundsSettled',
+]);
 export const isMoneyMovement = (event: LedgerEvent): event is MoneyMovement =>
-  event.type !== 'LedgerLimitsSet';
+  MONEY_MOVEMENTS.has(event.type);
 
 /** How one ledger event moves the balance's running totals: the one definition both paths use. */
 export interface BalanceDeltas {
@@ -123,6 +125,7 @@ export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: n
       max_pending_per_customer: limits.maxPendingPerCustomer,
     };
   }
+  if (!isMoneyMovement(event)) throw new Error(`${event.type} is not projected yet`);
   const deltas = moneyDeltas(event);
   return {
     ...next,

@@ -33,6 +33,7 @@ describe('a balance that cannot be calculated', () => {
         environment: 'sandbox',
         amount: '1.00',
         reference: `late-${i}`,
+        reason: 'late credit',
         at: new Date().toISOString(),
       },
     }));

@@ -9,6 +9,7 @@ import {
   SetLedgerLimits,
   SettlePayoutFunds,
 } from './ledger.commands';
+import { decideFundsFlow } from './ledger.funds-flow.decide';
 import { LedgerEvent, LedgerLimits } from './ledger.events';
 import { evolveLedger, initialLedgerState, LedgerState } from './ledger.state';
 
@@ -25,6 +26,12 @@ export function decideLedger(command: LedgerCommand, state: LedgerState, now: Da
       return release(command.data, state, now);
     case 'SettlePayoutFunds':
       return settle(command.data, state, now);
+    case 'RecordPaymentProceeds':
+    case 'MatureProceeds':
+    case 'StartSettlement':
+    case 'CompleteSettlement':
+    case 'SetRetainedTarget':
+      return decideFundsFlow(command, state, now);
     default: {
       const _never: never = command;
       throw new Error(`Unknown ledger command ${JSON.stringify(_never)}`);
@@ -65,11 +72,14 @@ function creditFunds(data: CreditFunds['data'], now: Date): LedgerEvent[] {
   if (typeof data.reference !== 'string' || data.reference === '') {
     throw new DomainError('invalid_request', 'reference must be a non-empty string', 'reference');
   }
-  const { accountId, environment, reference } = data;
+  if (typeof data.reason !== 'string' || data.reason.trim() === '') {
+    throw new DomainError('invalid_request', 'reason must be a non-empty string', 'reason');
+  }
+  const { accountId, environment, reference, reason } = data;
   return [
     {
       type: 'FundsCredited',
-      data: { accountId, environment, amount: formatMoney(amount), reference, at: now.toISOString() },
+      data: { accountId, environment, amount: formatMoney(amount), reference, reason, at: now.toISOString() },
     },
   ];
 }
@@ -179,7 +189,7 @@ function settle(data: SettlePayoutFunds['data'], state: LedgerState, now: Date):
   ];
 }
 
-function positiveAmount(input: unknown, param: string): Money {
+export function positiveAmount(input: unknown, param: string): Money {
   const amount = parseMoney(input, param);
   if (!amount.gt(ZERO_MONEY))
     throw new DomainError('invalid_amount', `${param} must be greater than 0`, param);

@@ -37,7 +37,10 @@ function randomCommand(rng: Rng, state: LedgerState): LedgerCommand {
   const roll = rng.next();
   if (roll < 0.05) return randomLimits(rng);
   if (roll < 0.25)
-    return { type: 'CreditFunds', data: { ...ACCOUNT, amount: money(rng, 400), reference: 'wire' } };
+    return {
+      type: 'CreditFunds',
+      data: { ...ACCOUNT, amount: money(rng, 400), reference: 'wire', reason: 'top-up' },
+    };
   if (roll < 0.6) {
     const customerKey = rng.pick(['cust_0', 'cust_1', 'cust_2', 'cust_3', '']);
     return {
@@ -69,6 +72,8 @@ function tallyWith(tally: Tally, event: LedgerEvent): Tally {
       return { ...tally, released: tally.released.plus(parseStoredMoney(event.data.total)) };
     case 'PayoutFundsSettled':
       return { ...tally, settled: tally.settled.plus(parseStoredMoney(event.data.total)) };
+    default:
+      return tally;
   }
 }
 

@@ -1,20 +1,43 @@
 import { Map as PersistentMap } from 'immutable';
 import { Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
 import { ClosedReservations } from './closed-reservations';
+import { applyFundsFlow } from './ledger.funds-flow';
 import { LedgerEvent, LedgerLimits } from './ledger.events';
 
 /** Money reserved for one payout that has neither been paid out nor returned. */
 export type OpenReservation = { customerKey: string; total: Money };
 
-/** One account's ledger in one environment. Every amount is a big.js decimal. */
+/** A payment whose net has not cleared yet. */
+export type PendingPayment = { net: Money; availableOn: string };
+
+/**
+ * One account's ledger in one environment and currency. Every amount is a big.js decimal. The
+ * conservation equations of ARCHITECTURE 7 hold after every event (assertLedgerInvariants):
+ * grossProceeds = processingFees + pending + maturedProceeds, and
+ * fundsIn (matured proceeds + operator credits) = available + customerPayoutHolds +
+ * customerPayoutsSettled + merchantSettlementHolds + settlementsPaid.
+ */
 export type LedgerState = {
   limits: LedgerLimits | null;
+  /** Everything that became available: matured proceeds plus operator credits. */
   fundsIn: Money;
   available: Money;
   customerPayoutHolds: Money;
   customerPayoutsSettled: Money;
-  /** Held for a merchant settlement under way; no settlement exists yet, so always 0. */
+  /** Held for merchant settlements under way. */
   merchantSettlementHolds: Money;
+  grossProceeds: Money;
+  processingFees: Money;
+  /** Net proceeds of paid orders that have not cleared. */
+  pending: Money;
+  maturedProceeds: Money;
+  operatorCredits: Money;
+  settlementsPaid: Money;
+  retainedTarget: Money;
+  pendingPayments: PersistentMap<number, PendingPayment>;
+  /** Settlements started and not yet paid or failed, by id. */
+  openSettlements: PersistentMap<string, Money>;
+  closedSettlements: PersistentMap<string, 'paid' | 'failed'>;
   /**
    * Persistent maps (immutable.js): a change makes a new map that shares nearly all of the old
    * one, in O(log n). Copying a plain Map on every reservation made each payout cost O(open
@@ -35,6 +58,16 @@ export function initialLedgerState(): LedgerState {
     customerPayoutHolds: ZERO_MONEY,
     customerPayoutsSettled: ZERO_MONEY,
     merchantSettlementHolds: ZERO_MONEY,
+    grossProceeds: ZERO_MONEY,
+    processingFees: ZERO_MONEY,
+    pending: ZERO_MONEY,
+    maturedProceeds: ZERO_MONEY,
+    operatorCredits: ZERO_MONEY,
+    settlementsPaid: ZERO_MONEY,
+    retainedTarget: ZERO_MONEY,
+    pendingPayments: PersistentMap<number, PendingPayment>(),
+    openSettlements: PersistentMap<string, Money>(),
+    closedSettlements: PersistentMap<string, 'paid' | 'failed'>(),
     openReservations: PersistentMap<string, OpenReservation>(),
     closedReservations: ClosedReservations.empty(),
     pendingByCustomer: PersistentMap<string, number>(),
@@ -53,8 +86,20 @@ function apply(state: LedgerState, event: LedgerEvent): LedgerState {
       return { ...state, limits: event.data.limits };
     case 'FundsCredited': {
       const amount = parseStoredMoney(event.data.amount);
-      return { ...state, fundsIn: state.fundsIn.plus(amount), available: state.available.plus(amount) };
+      return {
+        ...state,
+        fundsIn: state.fundsIn.plus(amount),
+        operatorCredits: state.operatorCredits.plus(amount),
+        available: state.available.plus(amount),
+      };
     }
+    case 'PaymentProceedsRecorded':
+    case 'PaymentProceedsMatured':
+    case 'SettlementStarted':
+    case 'SettlementPaid':
+    case 'SettlementFailed':
+    case 'RetainedTargetSet':
+      return applyFundsFlow(state, event);
     case 'PayoutFundsReserved': {
       const { payoutId, customerKey } = event.data;
       if (state.openReservations.has(payoutId) || state.closedReservations.get(payoutId) !== undefined) {
@@ -139,10 +184,20 @@ export function assertLedgerInvariants(state: LedgerState): void {
     state.customerPayoutHolds,
     state.customerPayoutsSettled,
     state.merchantSettlementHolds,
+    state.settlementsPaid,
   ]);
   if (!state.fundsIn.eq(accounted)) {
     throw new Error(
       `Ledger invariant broken: funds in ${state.fundsIn.toFixed(2)} != accounted ${accounted.toFixed(2)}`,
+    );
+  }
+  if (!state.fundsIn.eq(state.maturedProceeds.plus(state.operatorCredits))) {
+    throw new Error('Ledger invariant broken: funds in != matured proceeds + operator credits');
+  }
+  const proceeds = sumMoney([state.processingFees, state.pending, state.maturedProceeds]);
+  if (!state.grossProceeds.eq(proceeds)) {
+    throw new Error(
+      `Ledger invariant broken: gross ${state.grossProceeds.toFixed(2)} != fees + pending + matured ${proceeds.toFixed(2)}`,
     );
   }
   for (const [name, value] of Object.entries({
@@ -150,6 +205,9 @@ export function assertLedgerInvariants(state: LedgerState): void {
     customerPayoutHolds: state.customerPayoutHolds,
     customerPayoutsSettled: state.customerPayoutsSettled,
     merchantSettlementHolds: state.merchantSettlementHolds,
+    pending: state.pending,
+    settlementsPaid: state.settlementsPaid,
+    retainedTarget: state.retainedTarget,
   })) {
     if (value.lt(ZERO_MONEY)) throw new Error(`Ledger invariant broken: ${name} is ${value.toFixed(2)}`);
   }

@@ -22,7 +22,7 @@ export const setLimits = (limits: Partial<LedgerLimits> = {}): LedgerCommand => 
 });
 export const credit = (amount: string, reference = 'wire-1'): LedgerCommand => ({
   type: 'CreditFunds',
-  data: { ...ACCOUNT, amount, reference },
+  data: { ...ACCOUNT, amount, reference, reason: 'top-up' },
 });
 export const reserve = (payoutId: string, amount: string, customerKey = 'cust_1'): LedgerCommand => ({
   type: 'ReservePayoutFunds',
@@ -46,7 +46,7 @@ export const limitsSet = (limits: Partial<LedgerLimits> = {}): LedgerEvent => ({
 });
 export const credited = (amount: string, reference = 'wire-1'): LedgerEvent => ({
   type: 'FundsCredited',
-  data: { ...ACCOUNT, amount, reference, at: AT },
+  data: { ...ACCOUNT, amount, reference, reason: 'top-up', at: AT },
 });
 /** A reservation with the default fee of 1.00. */
 export const reserved = (

@@ -62,8 +62,14 @@ abstract class LedgerAdminHandler<Command extends LedgerAdminCommand> implements
 
 @CommandHandler(CreditFundsCommand)
 export class CreditFundsHandler extends LedgerAdminHandler<CreditFundsCommand> {
-  protected ledgerCommand({ accountId, environment, amount, reference }: CreditFundsCommand): LedgerCommand {
-    return { type: 'CreditFunds', data: { accountId, environment, amount, reference } };
+  protected ledgerCommand({
+    accountId,
+    environment,
+    amount,
+    reference,
+    reason,
+  }: CreditFundsCommand): LedgerCommand {
+    return { type: 'CreditFunds', data: { accountId, environment, amount, reference, reason } };
   }
 }
 

@@ -5,13 +5,14 @@ export interface LedgerCommandResult {
   ledgerVersion: number;
 }
 
-/** Operator: credit matured funds to an account's ledger in one environment. */
+/** Operator: a manual adjustment crediting an account's USD ledger in one environment, with its reason. */
 export class CreditFundsCommand extends Command<LedgerCommandResult> {
   constructor(
     readonly accountId: string,
     readonly environment: Environment,
     readonly amount: string,
     readonly reference: string,
+    readonly reason: string = 'operator credit',
   ) {
     super();
   }
