@@ -22,6 +22,8 @@ export interface AppConfig {
   databasePoolSize: number;
   /** How often the worker looks for payouts to send, rail answers and expiry timers that are due. */
   workerPollMs: number;
+  /** The hour (UTC, 0-23) of the daily automatic settlement run, on each environment's clock. */
+  settlementHourUtc: number;
   /** How long the built-in payout rail simulator takes to settle a transfer. */
   railSimulatorDelayMs: number;
   /** The sandbox float's first top-up, written once when the sandbox float is new; "0.00": none. */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projectorPollMs: integer(env, 'PROJECTOR_POLL_MS', 50, 5, 60_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 250, 5, 60_000),
+    settlementHourUtc: integer(env, 'SETTLEMENT_HOUR_UTC', 0, 0, 23),
     railSimulatorDelayMs: integer(env, 'RAIL_SIMULATOR_DELAY_MS', 1000, 0, 600_000),
     sandboxFloatOpeningBalance: money(env, 'SANDBOX_FLOAT_OPENING_BALANCE', '100000.00'),
     kafka: kafka(env),

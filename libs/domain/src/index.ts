@@ -19,6 +19,7 @@ export * from './ledger/ledger.view';
 export * from './ledger/closed-reservations';
 export * from './ledger/ledger.funds-flow.decide';
 export * from './ledger/ledger.upcast';
+export * from './ledger/settlement-schedule';
 export * from './pricing/pricing';
 export * from './pricing/pricing.events';
 export * from './float/float.events';
