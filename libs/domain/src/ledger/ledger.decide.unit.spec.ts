@@ -305,6 +305,9 @@ describe('Balance view', () => {
       customerPayoutHolds: '0.00',
       customerPayoutsSettled: '0.00',
       merchantSettlementHolds: '0.00',
+      pending: '0.00',
+      retainedTarget: '0.00',
+      estimatedNextSettlement: '0.00',
       limits: null,
     });
   });
@@ -326,6 +329,9 @@ describe('Balance view', () => {
       customerPayoutHolds: '21.20',
       customerPayoutsSettled: '101.00',
       merchantSettlementHolds: '0.00',
+      pending: '0.00',
+      retainedTarget: '0.00',
+      estimatedNextSettlement: '1877.90',
       limits: {
         feePerPayout: '1.00',
         minPayout: '5.00',

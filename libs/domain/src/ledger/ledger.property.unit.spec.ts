@@ -1,4 +1,6 @@
-import { Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
+import { isMoneyInput, Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
+import { ORDER_METHODS } from '../order/order.events';
+import { DEFAULT_PRICING, paymentCharges } from '../pricing/pricing';
 import { DomainError } from '../shared/domain-error';
 import { addMs, MINUTE_MS } from '../shared/time';
 import { seededRandom } from '../testing/seeded-random';
@@ -30,8 +32,43 @@ function randomLimits(rng: Rng): LedgerCommand {
   return { type: 'SetLedgerLimits', data: { ...ACCOUNT, limits } };
 }
 
+/** Proceeds, maturing, settlements and the retained target, mostly ones that can succeed. */
+function randomFundsFlowCommand(rng: Rng, state: LedgerState): LedgerCommand {
+  const roll = rng.next();
+  if (roll < 0.35) {
+    const gross = money(rng, 300);
+    const charges = isMoneyInput(gross)
+      ? paymentCharges(DEFAULT_PRICING, rng.pick(ORDER_METHODS), gross, T0)
+      : { gross: '1.00', fee: '0.50', net: '0.50' };
+    return {
+      type: 'RecordPaymentProceeds',
+      data: {
+        orderId: rng.int(0, 20),
+        method: 'card',
+        gross: charges.gross,
+        fee: charges.fee,
+        net: charges.net,
+        paidAt: T0.toISOString(),
+        availableOn: addMs(T0, rng.int(0, STEPS) * MINUTE_MS).toISOString(),
+      },
+    };
+  }
+  if (roll < 0.6) return { type: 'MatureProceeds', data: { max: rng.int(0, 3) } };
+  if (roll < 0.75)
+    return { type: 'StartSettlement', data: { settlementId: `stl_${rng.int(0, 5)}`, trigger: 'daily' } };
+  if (roll < 0.92) {
+    const open = [...state.openSettlements.keys()];
+    const settlementId = open.length > 0 && rng.chance(0.8) ? rng.pick(open) : `stl_${rng.int(0, 5)}`;
+    return rng.chance(0.6)
+      ? { type: 'CompleteSettlement', data: { settlementId, outcome: 'paid' } }
+      : { type: 'CompleteSettlement', data: { settlementId, outcome: 'failed', reason: 'account_closed' } };
+  }
+  return { type: 'SetRetainedTarget', data: { amount: money(rng, 300) } };
+}
+
 /** Mostly commands that can succeed; releases and settlements mostly target open reservations. */
 function randomCommand(rng: Rng, state: LedgerState): LedgerCommand {
+  if (rng.chance(0.35)) return randomFundsFlowCommand(rng, state);
   const open = [...state.openReservations.keys()];
   const payoutId = open.length > 0 && rng.chance(0.7) ? rng.pick(open) : `po_${rng.int(0, 14)}`;
   const roll = rng.next();
@@ -58,7 +95,20 @@ function randomCommand(rng: Rng, state: LedgerState): LedgerCommand {
 }
 
 /** Running totals kept from the events alone, independently of evolve. */
-type Tally = { credited: Money; reserved: Money; released: Money; settled: Money };
+type Tally = {
+  credited: Money;
+  reserved: Money;
+  released: Money;
+  settled: Money;
+  gross: Money;
+  fees: Money;
+  matured: Money;
+  settlementsStarted: Money;
+  settlementsPaid: Money;
+  settlementsFailed: Money;
+};
+
+const add = (total: Money, amount: string): Money => total.plus(parseStoredMoney(amount));
 
 function tallyWith(tally: Tally, event: LedgerEvent): Tally {
   switch (event.type) {
@@ -72,7 +122,17 @@ function tallyWith(tally: Tally, event: LedgerEvent): Tally {
       return { ...tally, released: tally.released.plus(parseStoredMoney(event.data.total)) };
     case 'PayoutFundsSettled':
       return { ...tally, settled: tally.settled.plus(parseStoredMoney(event.data.total)) };
-    default:
+    case 'PaymentProceedsRecorded':
+      return { ...tally, gross: add(tally.gross, event.data.gross), fees: add(tally.fees, event.data.fee) };
+    case 'PaymentProceedsMatured':
+      return { ...tally, matured: add(tally.matured, event.data.net) };
+    case 'SettlementStarted':
+      return { ...tally, settlementsStarted: add(tally.settlementsStarted, event.data.amount) };
+    case 'SettlementPaid':
+      return { ...tally, settlementsPaid: add(tally.settlementsPaid, event.data.amount) };
+    case 'SettlementFailed':
+      return { ...tally, settlementsFailed: add(tally.settlementsFailed, event.data.amount) };
+    case 'RetainedTargetSet':
       return tally;
   }
 }
@@ -88,16 +148,45 @@ function checkMoneyInvariant(state: LedgerState, tally: Tally): void {
     state.customerPayoutHolds,
     state.customerPayoutsSettled,
     state.merchantSettlementHolds,
+    state.settlementsPaid,
   ]);
-  check(state.fundsIn.eq(accounted), 'funds in = available + holds + settled + settlement holds');
+  check(
+    state.fundsIn.eq(accounted),
+    'matured proceeds + credits = available + holds + settled + settlement holds + settlements paid',
+  );
   check(state.available.gte(ZERO_MONEY), 'available >= 0');
-  check(state.merchantSettlementHolds.eq(ZERO_MONEY), 'no settlement holds yet');
   const holds = tally.reserved.minus(tally.released).minus(tally.settled);
-  check(state.fundsIn.eq(tally.credited), 'funds in = credited');
+  check(state.fundsIn.eq(tally.credited.plus(tally.matured)), 'funds in = credited + matured proceeds');
+  check(state.grossProceeds.eq(tally.gross), 'gross = sum of payments');
+  check(
+    tally.gross.eq(sumMoney([tally.fees, state.pending, tally.matured])),
+    'gross proceeds = fees + pending + matured proceeds',
+  );
+  const pendingTotal = sumMoney([...state.pendingPayments.values()].map((payment) => payment.net));
+  check(pendingTotal.eq(state.pending), 'pending = sum of pending payments');
+  const inTransit = tally.settlementsStarted.minus(tally.settlementsPaid).minus(tally.settlementsFailed);
+  check(state.merchantSettlementHolds.eq(inTransit), 'settlement holds = started - paid - failed');
+  const openSettlements = sumMoney([...state.openSettlements.values()]);
+  check(openSettlements.eq(state.merchantSettlementHolds), 'settlement holds = sum of open settlements');
+  check(state.settlementsPaid.eq(tally.settlementsPaid), 'settlements paid = sum of paid settlements');
   check(state.customerPayoutHolds.eq(holds), 'holds = reserved - released - settled');
   check(state.customerPayoutsSettled.eq(tally.settled), 'settled = sum of settlements');
   const openTotal = sumMoney([...state.openReservations.values()].map((reservation) => reservation.total));
   check(openTotal.eq(state.customerPayoutHolds), 'holds = sum of open reservations');
+}
+
+/** What a started settlement and a maturing promise about the state they were decided on. */
+function checkFundsFlowRules(before: LedgerState, event: LedgerEvent, now: Date): void {
+  if (event.type === 'SettlementStarted') {
+    const amount = parseStoredMoney(event.data.amount);
+    check(amount.eq(before.available.minus(before.retainedTarget)), 'settles available - retained target');
+    check(amount.gte(parseStoredMoney('1.00')), 'a settlement is at least 1.00');
+    check(amount.lte(before.available), 'a settlement never takes money held for payouts');
+  }
+  if (event.type === 'PaymentProceedsMatured') {
+    const payment = before.pendingPayments.get(event.data.orderId);
+    check(payment !== undefined && Date.parse(payment.availableOn) <= now.getTime(), 'matures only when due');
+  }
 }
 
 /** What an accepted reservation promises about the state it was decided on. */
@@ -132,6 +221,12 @@ function runSequence(seed: number, counts: Map<string, number>): void {
     reserved: ZERO_MONEY,
     released: ZERO_MONEY,
     settled: ZERO_MONEY,
+    gross: ZERO_MONEY,
+    fees: ZERO_MONEY,
+    matured: ZERO_MONEY,
+    settlementsStarted: ZERO_MONEY,
+    settlementsPaid: ZERO_MONEY,
+    settlementsFailed: ZERO_MONEY,
   };
   const start = ledgerDecider.initialState();
   let current: Point = { state: start, tally: zero, view: JSON.stringify(ledgerBalanceView(start)) };
@@ -150,8 +245,9 @@ function runSequence(seed: number, counts: Map<string, number>): void {
       // Most sequences configure limits first, so reservations get a fair chance.
       const command = step === 0 && rng.chance(0.9) ? randomLimits(rng) : randomCommand(rng, current.state);
       let events: LedgerEvent[];
+      const now = addMs(T0, step * MINUTE_MS);
       try {
-        events = decideLedger(command, current.state, addMs(T0, step * MINUTE_MS));
+        events = decideLedger(command, current.state, now);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         counts.set(error.code, (counts.get(error.code) ?? 0) + 1);
@@ -160,6 +256,7 @@ function runSequence(seed: number, counts: Map<string, number>): void {
       let { state, tally } = current;
       for (const event of events) {
         checkReservationRules(state, event);
+        checkFundsFlowRules(state, event, now);
         state = ledgerDecider.evolve(state, event);
         tally = tallyWith(tally, event);
         counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
@@ -174,7 +271,7 @@ function runSequence(seed: number, counts: Map<string, number>): void {
 }
 
 describe('Ledger under random command sequences', () => {
-  it(`Money is conserved and never overdrawn across ${SEQUENCES} seeded sequences of ${STEPS} commands, stale retries included.`, () => {
+  it(`Money is conserved (both equations of ARCHITECTURE 7) and never overdrawn, with payments, maturing, payouts and settlements in every outcome and adjustments, across ${SEQUENCES} seeded sequences of ${STEPS} commands, stale retries included.`, () => {
     const counts = new Map<string, number>();
     for (let seed = 1; seed <= SEQUENCES; seed += 1) runSequence(seed, counts);
 
@@ -185,6 +282,13 @@ describe('Ledger under random command sequences', () => {
       'PayoutFundsReserved',
       'PayoutFundsReleased',
       'PayoutFundsSettled',
+      'PaymentProceedsRecorded',
+      'PaymentProceedsMatured',
+      'SettlementStarted',
+      'SettlementPaid',
+      'SettlementFailed',
+      'RetainedTargetSet',
+      'not_found',
       'invalid_amount',
       'invalid_request',
       'limits_not_configured',
