@@ -148,7 +148,9 @@ describe.each(testBackends())('paying an order records its proceeds on $name', (
       'SELECT next_due_at FROM funds_maturing WHERE ledger_stream_id = $1',
       [ledgerStreamId(accountId, 'sandbox')],
     );
-    expect(new Date(due.rows[0]!.next_due_at).toISOString()).toBe(events[0]!.data.availableOn);
+    const [recorded] = events;
+    if (recorded?.type !== 'PaymentProceedsRecorded') throw new Error('no proceeds recorded');
+    expect(new Date(due.rows[0]!.next_due_at).toISOString()).toBe(recorded.data.availableOn);
   });
 
   it('charges a wallet payment of 10.00 the other methods’ default 1.50%: fee 0.15, clearing in 1 day', async () => {
