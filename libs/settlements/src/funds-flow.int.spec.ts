@@ -1,6 +1,6 @@
 import { DAY_MS, DEFAULT_PRICING } from '@payouts/domain';
 import { testBackends } from '@payouts/testing';
-import { FundsTestApp, openFundsTestApp } from './funds-flow.test-app';
+import { FundsTestApp, openFundsTestApp } from './testing/funds-test-app';
 import { MatureProceedsCommand } from './maturing/mature-proceeds';
 import { SetPricingCommand } from './pricing/account-pricing';
 import { SetRetainedTargetCommand } from './retained-target/set-retained-target';

@@ -1,6 +1,6 @@
 import { CreatePayoutCommand, CreditFundsCommand } from '@payouts/payouts';
 import { testBackends } from '@payouts/testing';
-import { FundsTestApp, openFundsTestApp } from './funds-flow.test-app';
+import { FundsTestApp, openFundsTestApp } from './testing/funds-test-app';
 import { SetRetainedTargetCommand } from './retained-target/set-retained-target';
 import { CompleteSettlementCommand, StartSettlementCommand } from './settlement-run/settlement-commands';
 import { dailySettlementId, manualSettlementId } from './settlement-run/settlement-ids';

@@ -16,11 +16,11 @@ import { CreditFundsCommand, PayoutsModule, SetLedgerLimitsCommand } from '@payo
 import { EVENT_STORE, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
 import type { ReadModelClient } from '@payouts/read-models';
 import { TestBackend, TestInfrastructureModule } from '@payouts/testing';
-import { PricingQueries } from './pricing/account-pricing';
-import { SETTLEMENT_RAIL, SettlementRail } from './settlement-rail/settlement-rail.port';
-import { SettlementRailSettings } from './settlement-rail/simulated-settlement-rail';
-import { SettlementRuns } from './settlement-run/settlement-runs';
-import { SettlementsModule } from './settlements.module';
+import { PricingQueries } from '../pricing/account-pricing';
+import { SETTLEMENT_RAIL, SettlementRail } from '../settlement-rail/settlement-rail.port';
+import { SettlementRailSettings } from '../settlement-rail/simulated-settlement-rail';
+import { SettlementRuns } from '../settlement-run/settlement-runs';
+import { SettlementsModule } from '../settlements.module';
 
 const LIMITS: LedgerLimits = {
   feePerPayout: '0.50',
