@@ -2,9 +2,11 @@ import { Module } from '@nestjs/common';
 import { CheckoutModule } from '@payouts/checkout';
 import { IdempotencyModule } from '@payouts/idempotency';
 import { PayoutsModule } from '@payouts/payouts';
+import { SettlementsModule } from '@payouts/settlements';
 import { GatewayAccountsModule } from './accounts.module';
 import { CheckoutWebhookController } from './admin/checkout-webhook.controller';
 import { DashboardController } from './admin/dashboard.controller';
+import { FundsOperatorController } from './admin/funds-operator.controller';
 import { OperatorController } from './admin/operator.controller';
 import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
@@ -27,6 +29,7 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
   imports: [
     PayoutsModule,
     CheckoutModule,
+    SettlementsModule,
     IdempotencyModule,
     GatewayAccountsModule,
     RecipientPagesModule,
@@ -42,6 +45,7 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     CheckoutReadsRoute,
     TestWebhookRoute,
     OperatorController,
+    FundsOperatorController,
     DashboardController,
     PayoutWebhookController,
     CheckoutWebhookController,

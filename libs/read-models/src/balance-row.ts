@@ -66,6 +66,16 @@ const MONEY_MOVEMENTS = new Set([
 export const isMoneyMovement = (event: LedgerEvent): event is MoneyMovement =>
   MONEY_MOVEMENTS.has(event.type);
 
+// replaced by the funds-read branch
+const FUNDS_FLOW_EVENTS = new Set<string>([
+  'PaymentProceedsRecorded',
+  'PaymentProceedsMatured',
+  'SettlementStarted',
+  'SettlementPaid',
+  'SettlementFailed',
+  'RetainedTargetSet',
+]);
+
 /** How one ledger event moves the balance's running totals: the one definition both paths use. */
 export interface BalanceDeltas {
   fundsIn: Big;
@@ -125,6 +135,9 @@ export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: n
       max_pending_per_customer: limits.maxPendingPerCustomer,
     };
   }
+  // replaced by the funds-read branch: the funds-flow events (proceeds, maturing, settlements,
+  // retained target) only move the row's version here until the read side projects them.
+  if (FUNDS_FLOW_EVENTS.has(event.type)) return next;
   if (!isMoneyMovement(event)) throw new Error(`${event.type} is not projected yet`);
   const deltas = moneyDeltas(event);
   return {

@@ -79,6 +79,20 @@ abstract class OperatorMoneyMovementDto {
 export class CreditFundsDto extends OperatorMoneyMovementDto {
   @amountField('Matured funds to credit')
   amount!: string;
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 200,
+    pattern: NOT_BLANK.source,
+    default: 'operator credit',
+    description:
+      'Why the operator credits the account: the manual adjustment as the merchant and the auditor read it',
+  })
+  @IsOptional()
+  @notBlank('reason')
+  @Length(1, 200, { message: 'reason must be 1 to 200 characters' })
+  @IsString({ message: 'reason must be a string' })
+  reason?: string;
 }
 
 export class LimitsDto {

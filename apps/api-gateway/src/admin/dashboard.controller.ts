@@ -1,8 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { normaliseOrigin } from '@payouts/accounts';
 import type { AccountsRepository } from '@payouts/accounts';
+import { currenciesOfRegion, DEFAULT_CARD_REGIONS, ledgerStreamId, PAYOUT_CURRENCY } from '@payouts/domain';
 import { ApiError, apiValidationPipe } from '@payouts/http';
+import { SetRetainedTargetCommand } from '@payouts/settlements';
+import { RetainedTargetResponse } from '../openapi/funds.schemas';
+import { RetainedTargetDto } from './funds.dto';
 import { ACCOUNTS } from '../gateway.tokens';
 import { AdminAccount, AdminGuard } from './admin-auth';
 import {
@@ -23,7 +28,32 @@ import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './ad
 @ApiBearerAuth('admin_token')
 @ApiErrors({ 401: [] })
 export class DashboardController {
-  constructor(@Inject(ACCOUNTS) private readonly accounts: AccountsRepository) {}
+  constructor(
+    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    private readonly commands: CommandBus,
+  ) {}
+
+  /**
+   * How much of available the automatic settlement leaves on the ledger of one environment and
+   * currency (USD when left out). Not a cap on payouts. 0 or more; never rounded.
+   */
+  @Put('retained-target')
+  @ApiOperation({ summary: 'Set the retained target of one ledger (kept back from settlement)' })
+  @ApiOkResponse({ type: RetainedTargetResponse })
+  @ApiErrors({ 400: ['invalid_request', 'invalid_amount', 'unsupported_currency'], 413: [], 415: [] })
+  async retainedTarget(
+    @AdminAccount() accountId: string,
+    @Body(apiValidationPipe()) body: RetainedTargetDto,
+  ) {
+    const currency = body.currency ?? PAYOUT_CURRENCY;
+    if (!SETTLED_CURRENCIES.has(currency)) {
+      throw new ApiError(400, 'unsupported_currency', `no ledger is kept in ${currency}`, 'currency');
+    }
+    const result = await this.commands.execute(
+      new SetRetainedTargetCommand(ledgerStreamId(accountId, body.environment, currency), body.amount),
+    );
+    return { environment: body.environment, currency, retained_target: result.retainedTarget };
+  }
 
   @Put('payouts-enabled')
   @ApiOperation({ summary: 'Switch payouts on or off in one environment' })
@@ -132,3 +162,9 @@ export class DashboardController {
     return { environment: body.environment, origins: [...new Set(origins)] };
   }
 }
+
+/** Currencies a ledger can be in: those any checkout region may charge (orders make the ledgers). */
+const SETTLED_CURRENCIES: ReadonlySet<string> = new Set([
+  PAYOUT_CURRENCY,
+  ...DEFAULT_CARD_REGIONS.flatMap((region) => currenciesOfRegion(region)),
+]);

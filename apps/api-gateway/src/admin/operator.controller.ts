@@ -94,12 +94,19 @@ export class OperatorController {
     if (!(await this.accounts.accountExists(accountId))) throw noAccount();
     const reference = body.reference ?? 'operator';
     const result = await this.commands.execute(
-      new CreditFundsCommand(accountId, body.environment, body.amount, reference),
+      new CreditFundsCommand(
+        accountId,
+        body.environment,
+        body.amount,
+        reference,
+        body.reason ?? DEFAULT_CREDIT_REASON,
+      ),
     );
     return {
       account_id: accountId,
       environment: body.environment,
       credited: body.amount,
+      reason: body.reason ?? DEFAULT_CREDIT_REASON,
       ledger_version: result.ledgerVersion,
     };
   }
@@ -160,5 +167,8 @@ export class OperatorController {
     return payoutMerchantView(payout);
   }
 }
+
+/** What an operator credit says when the operator gives no reason. */
+const DEFAULT_CREDIT_REASON = 'operator credit';
 
 const noAccount = () => new ApiError(404, 'not_found', 'no such account');

@@ -36,6 +36,9 @@ export class CreditFundsResponse {
   @money()
   credited!: string;
 
+  @ApiProperty({ type: String, description: 'The reason recorded with the credit' })
+  reason!: string;
+
   @ApiProperty({ type: 'integer', description: "The account ledger's version after the credit" })
   ledger_version!: number;
 }

@@ -1,36 +1,63 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '@payouts/clock';
+import type { PlannedRow } from '@payouts/database';
 import {
+  decideLedger,
   decideOrder,
   DomainError,
+  evolveLedger,
   evolveOrder,
+  initialLedgerState,
   initialOrderState,
+  LEDGER_EVENT_SCHEMA_VERSIONS,
+  LEDGER_STREAM_TYPE,
+  ledgerStreamId,
   ORDER_EVENT_SCHEMA_VERSIONS,
   ORDER_STREAM_TYPE,
   orderStreamId,
+  OrderIn,
+  paymentCharges,
 } from '@payouts/domain';
-import type { EventStore } from '@payouts/event-store';
+import type { EventStore, StreamAppend } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
-import { appendTo, Decides, Decision, loadAggregate, WritePath } from '@payouts/write-side';
+import { loadPricing, proceedsPendingRow } from '@payouts/settlements';
+import {
+  AggregateCache,
+  appendTo,
+  CachedStateAfter,
+  Decides,
+  Decision,
+  loadAggregate,
+  WritePath,
+} from '@payouts/write-side';
 import { ACQUIRER } from '../acquirer/acquirer.port';
-import type { Acquirer } from '../acquirer/acquirer.port';
+import type { Acquirer, AuthorizationOutcome } from '../acquirer/acquirer.port';
 import { PayOrderCommand, PayOrderResult } from './pay-order.command';
 
 /**
  * One attempt to pay an order: the acquirer answers, and the order records a declined attempt
- * (it stays PENDING, the payer may try again) or becomes SUCCESS. The acquirer is asked only for
- * an order that can still be paid, and only once per attempt: a version conflict (two attempts at
- * once) decides again on the order's new state, which a paid order then refuses.
+ * (it stays PENDING, the payer may try again) or becomes SUCCESS; a paid order's proceeds (gross,
+ * fee from the account's pricing, net pending until its clearing day) go onto its currency's
+ * ledger in the same plan, both appends at their expected versions.
+ *
+ * The acquirer is asked only for an order that can still be paid, and only once per command: its
+ * answer is kept for the command, so a version conflict (two attempts at once on the order, or a
+ * payout or settlement on the ledger meanwhile) decides again on fresh state with the same answer.
+ * An order another attempt paid meanwhile is then refused.
  */
 @CommandHandler(PayOrderCommand)
 export class PayOrderHandler
   implements ICommandHandler<PayOrderCommand, PayOrderResult>, Decides<PayOrderCommand, PayOrderResult>
 {
+  /** The acquirer's answer per command, kept only while the command is decided (weakly held). */
+  private readonly outcomes = new WeakMap<PayOrderCommand, AuthorizationOutcome>();
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ACQUIRER) private readonly acquirer: Acquirer,
+    private readonly cache: AggregateCache,
     private readonly writes: WritePath,
   ) {}
 
@@ -38,7 +65,8 @@ export class PayOrderHandler
     return this.writes.execute(command, this);
   }
 
-  async decide({ orderId, instrument }: PayOrderCommand): Promise<Decision<PayOrderResult>> {
+  async decide(command: PayOrderCommand): Promise<Decision<PayOrderResult>> {
+    const { orderId, instrument } = command;
     const streamId = orderStreamId(orderId);
     const order = await loadAggregate(this.store, streamId, evolveOrder, initialOrderState());
     if (order.state.status === 'none') throw new DomainError('not_found', 'no such order');
@@ -47,14 +75,18 @@ export class PayOrderHandler
     if (state.status !== 'PENDING' || now.getTime() >= Date.parse(state.expiresAt)) {
       throw new DomainError('order_not_payable', `order ${orderId} is ${state.status} and cannot be paid`);
     }
-    const outcome = await this.acquirer.authorize({
-      orderId,
-      environment: state.environment,
-      method: state.method,
-      amount: state.amount,
-      currency: state.currency,
-      instrument,
-    });
+    let outcome = this.outcomes.get(command);
+    if (outcome === undefined) {
+      outcome = await this.acquirer.authorize({
+        orderId,
+        environment: state.environment,
+        method: state.method,
+        amount: state.amount,
+        currency: state.currency,
+        instrument,
+      });
+      this.outcomes.set(command, outcome);
+    }
     const events = decideOrder(
       outcome.approved
         ? { type: 'MarkOrderPaid', data: { orderId, instrument: outcome.instrument } }
@@ -66,18 +98,58 @@ export class PayOrderHandler
       now,
     );
     const after = events.reduce(evolveOrder, state);
-    let result: PayOrderResult;
-    if (outcome.approved && after.status === 'SUCCESS') result = { paid: true, order: after };
-    else if (!outcome.approved && after.status === 'PENDING')
-      result = { paid: false, reason: outcome.reason, order: after };
-    else throw new Error(`order ${orderId} did not move as its attempt said`);
+    const orderAppend = appendTo(
+      streamId,
+      ORDER_STREAM_TYPE,
+      order.version,
+      events,
+      ORDER_EVENT_SCHEMA_VERSIONS,
+    );
+    if (outcome.approved && after.status === 'SUCCESS') {
+      const proceeds = await this.proceeds(after, now);
+      return {
+        plan: { appends: [orderAppend, proceeds.append], rows: proceeds.rows },
+        result: { paid: true, order: after },
+        cached: [proceeds.cached],
+      };
+    }
+    if (!outcome.approved && after.status === 'PENDING') {
+      return {
+        plan: { appends: [orderAppend], rows: [] },
+        result: { paid: false, reason: outcome.reason, order: after },
+        cached: [],
+      };
+    }
+    throw new Error(`order ${orderId} did not move as its attempt said`);
+  }
+
+  /**
+   * The paid order's proceeds on its ledger: the charges from the account's pricing in force (the
+   * defaults when none was set), paid at the OrderPaid's time, and the ledger's maturing row.
+   */
+  private async proceeds(
+    order: OrderIn<'SUCCESS'>,
+    now: Date,
+  ): Promise<{ append: StreamAppend; rows: PlannedRow[]; cached: CachedStateAfter }> {
+    const { orderId, accountId, environment, currency, method, amount, paidAt } = order;
+    const ledgerId = ledgerStreamId(accountId, environment, currency);
+    const ledger = await this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState());
+    const pricing = await loadPricing(this.store, accountId, environment);
+    const charges = paymentCharges(pricing.state, method, amount, new Date(paidAt));
+    const events = decideLedger(
+      { type: 'RecordPaymentProceeds', data: { orderId, method, paidAt, ...charges } },
+      ledger.state,
+      now,
+    );
+    if (events.length !== 1) throw new Error(`order ${orderId} has proceeds on ${ledgerId} already`);
     return {
-      plan: {
-        appends: [appendTo(streamId, ORDER_STREAM_TYPE, order.version, events, ORDER_EVENT_SCHEMA_VERSIONS)],
-        rows: [],
+      append: appendTo(ledgerId, LEDGER_STREAM_TYPE, ledger.version, events, LEDGER_EVENT_SCHEMA_VERSIONS),
+      rows: [proceedsPendingRow(ledgerId, environment, charges.availableOn)],
+      cached: {
+        streamId: ledgerId,
+        state: events.reduce(evolveLedger, ledger.state),
+        version: ledger.version + events.length,
       },
-      result,
-      cached: [],
     };
   }
 }
