@@ -19,10 +19,12 @@ import { MatureProceedsCommand, SettlementRuns, SettlementsModule } from '@payou
  * ENCRYPTION_KEY).
  */
 async function main(): Promise<void> {
-  const [accountId, credentialId, seedText, stepsText] = process.argv.slice(2);
-  if (!accountId || !credentialId || !seedText || !stepsText) {
+  const [accountArg, credentialArg, seedText, stepsText] = process.argv.slice(2);
+  if (!accountArg || !credentialArg || !seedText || !stepsText) {
     throw new Error('usage: funds-churn <account_id> <credential_id> <seed> <steps>');
   }
+  const accountId: string = accountArg;
+  const credentialId: string = credentialArg;
   const config = { ...loadConfig(), logLevel: 'silent' as const };
 
   @Module({

@@ -29,11 +29,6 @@ describe.each(testBackends().map((b) => b.name))('the sandbox clock on %s', (bac
       body: { kind: 'payout', environment: 'production' },
     });
 
-    // Two sandbox days pass SETTLEMENT_HOUR_UTC: the shop keeps its funds for payouts.
-    await call('PUT', '/dashboard/retained-target', {
-      token: shop.adminToken,
-      body: { environment: 'sandbox', amount: '1000.00' },
-    });
     const advanced = await call('POST', '/operator/sandbox/clock', {
       ...operator,
       body: { advance_seconds: 2 * DAY_S },

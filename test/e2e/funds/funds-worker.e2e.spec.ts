@@ -38,46 +38,46 @@ describe.each(testBackends().map((b) => b.name))(
       return new Date(answer.body.sandbox_now as string);
     };
 
-    it('matures proceeds at the first poll after the clearing day, and settles every ledger once at the day’s run', async () => {
-      const { shop: checkout, pay } = await payingShop(gateway.call, gateway.url);
+    it('matures proceeds at the first poll after the clearing day, and settles every ledger fed by checkout once at the day’s run', async () => {
+      const { shop, pay } = await payingShop(gateway.call, gateway.url);
       await pay('/sandbox/card', 100);
-      const credited = await merchant(gateway.call, '60.00');
       const retained = await gateway.call('PUT', '/dashboard/retained-target', {
-        token: credited.adminToken,
+        token: shop.adminToken,
         body: { environment: 'sandbox', amount: '10.00' },
       });
       expect(retained.status).toBe(200);
+      // A prefunded payout balance (operator credits only): the nightly run leaves it alone.
+      const prefunded = await merchant(gateway.call, '60.00');
       // Not due yet: a few polls change nothing.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect((await ledgerOf(gateway.store, checkout.accountId)).pending.toFixed(2)).toBe('96.80');
-      expect((await ledgerEventsOf(gateway.store, credited.accountId)).map((e) => e.type)).not.toContain(
-        'SettlementStarted',
-      );
+      expect((await ledgerOf(gateway.store, shop.accountId)).pending.toFixed(2)).toBe('96.80');
 
       // Two days and a minute: the card payment clears, and the sandbox passes SETTLEMENT_HOUR_UTC (0).
       const sandboxNow = await advance(2 * DAY_S + 60);
-      await eventually(async () => {
-        const ledger = await ledgerOf(gateway.store, checkout.accountId);
-        return ledger.maturedProceeds.toFixed(2) === '96.80' ? ledger : undefined;
-      });
       const { day } = currentSettlementRun(sandboxNow, 0);
       const events = await eventually(async () => {
-        const all = await ledgerEventsOf(gateway.store, credited.accountId);
+        const all = await ledgerEventsOf(gateway.store, shop.accountId);
         return all.some((e) => e.type === 'SettlementPaid') ? all : undefined;
       });
+      expect(events.find((e) => e.type === 'PaymentProceedsMatured')?.data).toMatchObject({ net: '96.80' });
       const started = events.find((e) => e.type === 'SettlementStarted');
       expect(started?.data).toMatchObject({
-        settlementId: dailySettlementId(ledgerStreamId(credited.accountId, 'sandbox'), day),
-        amount: '50.00',
+        settlementId: dailySettlementId(ledgerStreamId(shop.accountId, 'sandbox'), day),
+        amount: '86.80',
         retainedTarget: '10.00',
         trigger: 'daily',
       });
-      const ledger = await ledgerOf(gateway.store, credited.accountId);
-      expect([ledger.available.toFixed(2), ledger.settlementsPaid.toFixed(2)]).toEqual(['10.00', '50.00']);
+      const ledger = await ledgerOf(gateway.store, shop.accountId);
+      expect([ledger.available.toFixed(2), ledger.settlementsPaid.toFixed(2)]).toEqual(['10.00', '86.80']);
+      const untouched = await ledgerOf(gateway.store, prefunded.accountId);
+      expect([untouched.available.toFixed(2), untouched.settlementsPaid.toFixed(2)]).toEqual([
+        '60.00',
+        '0.00',
+      ]);
 
       // The day's run again (a second worker, or this one after losing its record): the same ids,
       // so the ledger is not settled a second time that day.
-      await gateway.call('POST', `/operator/accounts/${credited.accountId}/funds`, {
+      await gateway.call('POST', `/operator/accounts/${shop.accountId}/funds`, {
         ...operator,
         body: { environment: 'sandbox', amount: '30.00' },
       });
@@ -92,17 +92,17 @@ describe.each(testBackends().map((b) => b.name))(
         );
         return rows.length > 0 ? true : undefined;
       });
-      const after = await ledgerEventsOf(gateway.store, credited.accountId);
+      const after = await ledgerEventsOf(gateway.store, shop.accountId);
       expect(after.filter((e) => e.type === 'SettlementStarted')).toHaveLength(1);
-      expect((await ledgerOf(gateway.store, credited.accountId)).available.toFixed(2)).toBe('40.00');
+      expect((await ledgerOf(gateway.store, shop.accountId)).available.toFixed(2)).toBe('40.00');
 
       // The next day's run takes what is there then.
       await advance(DAY_S);
       await eventually(async () => {
-        const all = await ledgerEventsOf(gateway.store, credited.accountId);
+        const all = await ledgerEventsOf(gateway.store, shop.accountId);
         return all.filter((e) => e.type === 'SettlementPaid').length === 2 ? all : undefined;
       });
-      expect((await ledgerOf(gateway.store, credited.accountId)).available.toFixed(2)).toBe('10.00');
+      expect((await ledgerOf(gateway.store, shop.accountId)).available.toFixed(2)).toBe('10.00');
     });
 
     it('pays a settlement a crash left started at the next poll', async () => {

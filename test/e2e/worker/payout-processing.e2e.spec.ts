@@ -239,12 +239,6 @@ describe.each(testBackends().map((b) => b.name))('payouts after the recipient co
           })
         ).status,
       ).toBe(200);
-    // The days pass SETTLEMENT_HOUR_UTC: the shop keeps its funds for payouts, not for settlement.
-    const retained = await gateway.call('PUT', '/dashboard/retained-target', {
-      token: shop.adminToken,
-      body: { environment: 'sandbox', amount: '1000.00' },
-    });
-    expect(retained.status).toBe(200);
     await advance(DAY_S + 60);
     const expired = await waitForPayout(
       gateway.call,

@@ -45,6 +45,9 @@ export function decideFundsFlow(command: FundsFlowCommand, state: LedgerState, n
     case 'StartSettlement': {
       const { settlementId, trigger } = command.data;
       if (state.openSettlements.has(settlementId) || state.closedSettlements.has(settlementId)) return [];
+      // A ledger funded only by operator credits is a prefunded payout balance: the nightly run
+      // never sweeps it back to the bank; the operator's run-now still settles it on request.
+      if (trigger === 'daily' && state.grossProceeds.eq(ZERO_MONEY)) return [];
       const amount = settlementAmount(state);
       if (amount.lt(parseStoredMoney(MIN_SETTLEMENT))) return [];
       return [

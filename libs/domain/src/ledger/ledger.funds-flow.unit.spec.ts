@@ -103,6 +103,20 @@ describe('Settlements', () => {
       .then([]);
   });
 
+  it('The daily run settles a ledger fed by checkout payments.', () => {
+    const paid = [...funded, proceedsRecorded(9, '100.00', '3.20', '96.80', AT), matured(9, '96.80')];
+    given(paid)
+      .when(startSettlement('stl_1', 'daily'), T0)
+      .then([settlementStarted('stl_1', '2096.80', '0.00', 'daily')]);
+  });
+
+  it('The daily run leaves a ledger funded only by operator credits (a prefunded payout balance); run-now settles it.', () => {
+    given(funded).when(startSettlement('stl_1', 'daily'), T0).then([]);
+    given(funded)
+      .when(startSettlement('stl_1', 'manual'), T0)
+      .then([settlementStarted('stl_1', '2000.00')]);
+  });
+
   it('A settlement id already used starts nothing (a second worker running the same day).', () => {
     given([...withMoney, settlementStarted('stl_1', '1500.00', '500.00'), credited('100.00')])
       .when(startSettlement('stl_1'), T0)

@@ -55,7 +55,10 @@ function randomFundsFlowCommand(rng: Rng, state: LedgerState): LedgerCommand {
   }
   if (roll < 0.6) return { type: 'MatureProceeds', data: { max: rng.int(0, 3) } };
   if (roll < 0.75)
-    return { type: 'StartSettlement', data: { settlementId: `stl_${rng.int(0, 5)}`, trigger: 'daily' } };
+    return {
+      type: 'StartSettlement',
+      data: { settlementId: `stl_${rng.int(0, 5)}`, trigger: rng.pick(['daily', 'manual'] as const) },
+    };
   if (roll < 0.92) {
     const open = [...state.openSettlements.keys()];
     const settlementId = open.length > 0 && rng.chance(0.8) ? rng.pick(open) : `stl_${rng.int(0, 5)}`;

@@ -1,5 +1,5 @@
 import { LedgerCommand } from '../ledger/ledger.commands';
-import { LedgerEvent } from '../ledger/ledger.events';
+import { LedgerEvent, SettlementTrigger } from '../ledger/ledger.events';
 import { AT } from './ledger.fixtures';
 
 /** Commands and events of the funds flow shared by the ledger specs. Test code only. */
@@ -30,17 +30,21 @@ export const matured = (orderId: number, net: string, at = AT): LedgerEvent => (
   type: 'PaymentProceedsMatured',
   data: { orderId, net, at },
 });
-export const startSettlement = (settlementId: string): LedgerCommand => ({
+export const startSettlement = (
+  settlementId: string,
+  trigger: SettlementTrigger = 'manual',
+): LedgerCommand => ({
   type: 'StartSettlement',
-  data: { settlementId, trigger: 'daily' },
+  data: { settlementId, trigger },
 });
 export const settlementStarted = (
   settlementId: string,
   amount: string,
   retainedTarget = '0.00',
+  trigger: SettlementTrigger = 'manual',
 ): LedgerEvent => ({
   type: 'SettlementStarted',
-  data: { settlementId, amount, retainedTarget, trigger: 'daily', at: AT },
+  data: { settlementId, amount, retainedTarget, trigger, at: AT },
 });
 export const settlementPaid = (settlementId: string, amount: string): LedgerEvent => ({
   type: 'SettlementPaid',
