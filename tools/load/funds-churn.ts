@@ -28,7 +28,12 @@ async function main(): Promise<void> {
   const config = { ...loadConfig(), logLevel: 'silent' as const };
 
   @Module({
-    imports: [InfrastructureModule.forRoot(config, 'churn'), PayoutsModule, CheckoutModule, SettlementsModule],
+    imports: [
+      InfrastructureModule.forRoot(config, 'churn'),
+      PayoutsModule,
+      CheckoutModule,
+      SettlementsModule,
+    ],
   })
   class ChurnModule {}
 
@@ -46,7 +51,8 @@ async function main(): Promise<void> {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const cents = (max: number): string => `${1 + Math.floor(random() * max)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
+  const cents = (max: number): string =>
+    `${1 + Math.floor(random() * max)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
 
   const done: Record<string, number> = {};
   const refused: Record<string, number> = {};
@@ -74,7 +80,14 @@ async function main(): Promise<void> {
       new PayOrderCommand(
         orderId,
         method === 'card'
-          ? { kind: 'card', number: '4242424242424242', expiryMonth: 12, expiryYear: 2034, securityCode: '123', name: 'Churn' }
+          ? {
+              kind: 'card',
+              number: '4242424242424242',
+              expiryMonth: 12,
+              expiryYear: 2034,
+              securityCode: '123',
+              name: 'Churn',
+            }
           : { kind: 'wallet', account: `churn-${orderId}` },
       ),
     );

@@ -45,23 +45,51 @@ describe('the funds flow when several processes move one account’s money at on
     const call = client(gateway.url);
     const operator = { token: OPERATOR_TOKEN };
 
-    const account = await call('POST', '/operator/accounts', { ...operator, body: { name: 'Busy', region: 'EU' } });
+    const account = await call('POST', '/operator/accounts', {
+      ...operator,
+      body: { name: 'Busy', region: 'EU' },
+    });
     expect(account.status).toBe(201);
     const accountId = account.body.account_id as string;
     const admin = { token: account.body.admin_token as string };
-    expect((await call('POST', `/operator/accounts/${accountId}/payouts-approval`, { ...operator, body: { approved: true } })).status).toBe(200);
-    expect((await call('PUT', '/dashboard/payouts-enabled', { ...admin, body: { environment: 'sandbox', enabled: true } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/operator/accounts/${accountId}/payouts-approval`, {
+          ...operator,
+          body: { approved: true },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('PUT', '/dashboard/payouts-enabled', {
+          ...admin,
+          body: { environment: 'sandbox', enabled: true },
+        })
+      ).status,
+    ).toBe(200);
     // Clearing at once, so maturing has work throughout the run.
     const clearing = { card: 0, mobile_wallet: 0, cash_app: 0, online_wallet: 0, p2p_app: 0 };
     expect(
-      (await call('PUT', `/operator/accounts/${accountId}/pricing`, { ...operator, body: { environment: 'sandbox', clearing_days: clearing } }))
-        .status,
+      (
+        await call('PUT', `/operator/accounts/${accountId}/pricing`, {
+          ...operator,
+          body: { environment: 'sandbox', clearing_days: clearing },
+        })
+      ).status,
     ).toBe(200);
     expect(
-      (await call('POST', `/operator/accounts/${accountId}/funds`, { ...operator, body: { environment: 'sandbox', amount: '150.00', reason: 'opening float' } }))
-        .status,
+      (
+        await call('POST', `/operator/accounts/${accountId}/funds`, {
+          ...operator,
+          body: { environment: 'sandbox', amount: '150.00', reason: 'opening float' },
+        })
+      ).status,
     ).toBe(200);
-    const credential = await call('POST', '/dashboard/credentials', { ...admin, body: { kind: 'checkout', environment: 'sandbox' } });
+    const credential = await call('POST', '/dashboard/credentials', {
+      ...admin,
+      body: { kind: 'checkout', environment: 'sandbox' },
+    });
     expect(credential.status).toBe(201);
 
     const worker = await startApp('worker', env);
@@ -69,9 +97,19 @@ describe('the funds flow when several processes move one account’s money at on
     await waitFor200(worker, '/health/ready');
 
     const processes = Array.from({ length: PROCESSES }, (_, i) =>
-      run(process.execPath, [join(DIST, 'tools/load/funds-churn.js'), accountId, credential.body.credential_id as string, String(i + 1), String(STEPS)], {
-        env: { ...process.env, DATABASE_URL: database.url, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY },
-      }),
+      run(
+        process.execPath,
+        [
+          join(DIST, 'tools/load/funds-churn.js'),
+          accountId,
+          credential.body.credential_id as string,
+          String(i + 1),
+          String(STEPS),
+        ],
+        {
+          env: { ...process.env, DATABASE_URL: database.url, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY },
+        },
+      ),
     );
     const results = (await Promise.all(processes)).map(
       (r) => JSON.parse(r.stdout) as { done: Record<string, number>; refused: Record<string, number> },
@@ -82,7 +120,14 @@ describe('the funds flow when several processes move one account’s money at on
       return sum;
     }, {});
     expect(Object.keys(done).sort()).toEqual(
-      ['cancel_payout', 'complete_settlements', 'create_payout', 'mature', 'pay_order', 'settlement_run'].sort(),
+      [
+        'cancel_payout',
+        'complete_settlements',
+        'create_payout',
+        'mature',
+        'pay_order',
+        'settlement_run',
+      ].sort(),
     );
     const unexpected = results.flatMap((r) =>
       Object.keys(r.refused).filter((code) => !['insufficient_funds', 'not_cancellable'].includes(code)),
@@ -107,13 +152,26 @@ describe('the funds flow when several processes move one account’s money at on
         [streamId],
       );
       const folded = events.rows.reduce(
-        (state, row) => evolveLedger(state, upcastLedgerEvent({ type: row.event_type, schemaVersion: row.schema_version, data: row.data })),
+        (state, row) =>
+          evolveLedger(
+            state,
+            upcastLedgerEvent({ type: row.event_type, schemaVersion: row.schema_version, data: row.data }),
+          ),
         initialLedgerState(),
       );
       const types = new Set(events.rows.map((row) => row.event_type));
-      expect([...types].filter((t) => ['PaymentProceedsRecorded', 'PaymentProceedsMatured', 'SettlementStarted', 'SettlementPaid'].includes(t)).sort()).toEqual(
-        ['PaymentProceedsMatured', 'PaymentProceedsRecorded', 'SettlementPaid', 'SettlementStarted'],
-      );
+      expect(
+        [...types]
+          .filter((t) =>
+            [
+              'PaymentProceedsRecorded',
+              'PaymentProceedsMatured',
+              'SettlementStarted',
+              'SettlementPaid',
+            ].includes(t),
+          )
+          .sort(),
+      ).toEqual(['PaymentProceedsMatured', 'PaymentProceedsRecorded', 'SettlementPaid', 'SettlementStarted']);
 
       const row = (
         await db.query<Figures>(
@@ -124,10 +182,17 @@ describe('the funds flow when several processes move one account’s money at on
           [accountId, currency],
         )
       ).rows[0]!;
-      const sum = (...names: string[]) => names.reduce((total, name) => total.plus(row[name]!), new Big(0)).toFixed(2);
+      const sum = (...names: string[]) =>
+        names.reduce((total, name) => total.plus(row[name]!), new Big(0)).toFixed(2);
       expect(row.gross_proceeds).toBe(sum('processing_fees', 'pending', 'matured_proceeds'));
       expect(sum('matured_proceeds', 'operator_credits')).toBe(
-        sum('available', 'customer_payout_holds', 'customer_payouts_settled', 'merchant_settlement_holds', 'settlements_paid'),
+        sum(
+          'available',
+          'customer_payout_holds',
+          'customer_payouts_settled',
+          'merchant_settlement_holds',
+          'settlements_paid',
+        ),
       );
       expect(new Big(row.available!).gte(0)).toBe(true);
 
