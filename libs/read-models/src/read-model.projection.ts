@@ -99,5 +99,11 @@ async function projectLedgers(
 }
 
 /** Names of the read-model tables, in the order a rebuild truncates them. */
-export const READ_MODEL_TABLES = ['payout_list', 'payout_balances', 'checkout_orders'] as const;
+export const READ_MODEL_TABLES = [
+  'payout_list',
+  'payout_balances',
+  'balance_transactions',
+  'settlements',
+  'checkout_orders',
+] as const;
 export const READ_MODEL_SUBSCRIPTION_ID = 'read-models';
