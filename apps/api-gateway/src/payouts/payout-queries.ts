@@ -16,9 +16,6 @@ import {
 import type { OwnedPayoutView, PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
 import { PAYOUT_ID } from './payout-id';
 
-export const LIST_DEFAULT_LIMIT = 50;
-export const LIST_MAX_LIMIT = 200;
-
 export interface ListFilters {
   merchantReference?: string;
   customerId?: string;
