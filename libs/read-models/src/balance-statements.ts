@@ -35,6 +35,7 @@ export const TRANSACTION_FIELDS = [
   'environment',
   'currency',
   'ledger_version',
+  'event_row',
   'type',
   'amount',
   'fee',
@@ -63,11 +64,11 @@ function insertTransactions(first: number, running: 'absolute' | 'before-end'): 
   const arrays = TRANSACTION_FIELDS.map((_, i) => `$${first + i}::text[]`).join(', ');
   const figure = (column: string, array: string) =>
     running === 'absolute' ? `t.${array}::numeric` : `m.${column} - t.${array}::numeric`;
-  return `INSERT INTO balance_transactions (id, account_id, environment, currency, ledger_version, type, amount,
+  return `INSERT INTO balance_transactions (id, account_id, environment, currency, ledger_version, event_row, type, amount,
       fee, net, status, available_on, order_id, payout_id, settlement_id, description, running_pending,
       running_available, running_customer_payout_holds, running_merchant_settlement_holds,
       included_in_settlement, created_at)
-    SELECT t.id, t.account_id, t.environment, t.currency, t.ledger_version::integer, t.type,
+    SELECT t.id, t.account_id, t.environment, t.currency, t.ledger_version::integer, t.event_row::integer, t.type,
       coalesce(t.amount::numeric, -r.amount, t.net::numeric), coalesce(t.fee::numeric, -r.fee, 0),
       t.net::numeric, t.status, t.available_on::timestamptz, t.order_id::bigint, t.payout_id, t.settlement_id,
       t.description, ${figure('pending', 'r_pending')}, ${figure('available', 'r_available')},

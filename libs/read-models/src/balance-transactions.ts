@@ -48,6 +48,8 @@ export const addRunning = (a: RunningDeltas, b: RunningDeltas): RunningDeltas =>
 export interface TransactionDraft {
   id: string;
   ledgerVersion: number;
+  /** Its place among its event's rows (0 first). */
+  eventRow: number;
   type: TransactionType;
   /**
    * Null only on a payout_released row whose reservation is not at hand (an earlier batch): the
@@ -84,6 +86,7 @@ export function transactionsOf(streamId: string, event: LedgerEvent, version: nu
   ): TransactionDraft => ({
     id: transactionId(streamId, version, type),
     ledgerVersion: version,
+    eventRow: 0,
     type,
     amount: fields.net,
     fee: '0.00',
@@ -112,6 +115,7 @@ export function transactionsOf(streamId: string, event: LedgerEvent, version: nu
       return [
         payment,
         row('payment_fee', {
+          eventRow: 1,
           net: money(fee.neg()),
           status: 'pending',
           availableOn,

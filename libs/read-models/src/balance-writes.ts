@@ -18,6 +18,7 @@ export function transactionArrays(rows: readonly WrittenTransaction[]): (string 
     column((r) => r.owner.environment),
     column((r) => r.owner.currency),
     column((r) => String(r.draft.ledgerVersion)),
+    column((r) => String(r.draft.eventRow)),
     column((r) => r.draft.type),
     column((r) => r.draft.amount),
     column((r) => r.draft.fee),

@@ -158,6 +158,7 @@ describe.each(testBackends())('the Prisma schema on $name', (backend) => {
         environment: 'production',
         currency: 'USD',
         ledgerVersion: 4,
+        eventRow: 0,
         type: 'payment',
         amount: '5.00',
         fee: '0.00',

@@ -32,6 +32,8 @@ CREATE TABLE balance_transactions (
   environment                       text COLLATE "C" NOT NULL CHECK (environment IN ('production', 'sandbox')),
   currency                          text COLLATE "C" NOT NULL,
   ledger_version                    integer NOT NULL,
+  -- The row's place among its event's rows (a payment before its fee): the last key of the order.
+  event_row                         integer NOT NULL CHECK (event_row >= 0),
   type                              text COLLATE "C" NOT NULL CHECK (type IN ('payment', 'payment_fee',
     'payout_reserved', 'payout_released', 'payout_paid', 'settlement', 'settlement_failed', 'adjustment')),
   amount                            numeric(20, 2) NOT NULL,
@@ -54,9 +56,10 @@ CREATE TABLE balance_transactions (
   created_at                        timestamptz(3) NOT NULL
 );
 
--- The list: one account and environment, newest first (then the later event first).
+-- The list: one account and environment, newest first (then the later event first, then the later
+-- row of one event first).
 CREATE INDEX balance_transactions_newest
-  ON balance_transactions (account_id, environment, created_at DESC, ledger_version DESC);
+  ON balance_transactions (account_id, environment, created_at DESC, ledger_version DESC, event_row DESC);
 CREATE INDEX balance_transactions_by_type
   ON balance_transactions (account_id, environment, type, created_at DESC);
 CREATE INDEX balance_transactions_by_currency

@@ -19,6 +19,14 @@ export interface SettlementFilters extends Page {
   currency?: string;
 }
 
+// The id last only so that two currencies' rows of one instant and version keep one order.
+const NEWEST_FIRST = [
+  { createdAt: 'desc' as const },
+  { ledgerVersion: 'desc' as const },
+  { eventRow: 'desc' as const },
+  { id: 'desc' as const },
+];
+
 const createdWithin = (since?: Date, until?: Date) =>
   since || until ? { createdAt: { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } } : {};
 
@@ -40,8 +48,8 @@ export class FundsQueries {
       this.readModels.balanceTransaction.count({ where }),
       this.readModels.balanceTransaction.findMany({
         where,
-        // Newest first; within one instant the later event of the ledger first.
-        orderBy: [{ createdAt: 'desc' }, { ledgerVersion: 'desc' }, { id: 'desc' }],
+        // Newest first; within one instant the later event of the ledger first, then its later row.
+        orderBy: NEWEST_FIRST,
         take: filters.limit,
         skip: filters.offset,
       }),
@@ -84,7 +92,7 @@ export class FundsQueries {
       this.readModels.balanceTransaction.count({ where }),
       this.readModels.balanceTransaction.findMany({
         where,
-        orderBy: [{ createdAt: 'desc' }, { ledgerVersion: 'desc' }, { id: 'desc' }],
+        orderBy: NEWEST_FIRST,
         take: LIST_MAX_LIMIT,
       }),
     ]);

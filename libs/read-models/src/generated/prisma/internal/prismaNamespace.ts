@@ -818,6 +818,7 @@ export const BalanceTransactionScalarFieldEnum = {
   environment: 'environment',
   currency: 'currency',
   ledgerVersion: 'ledgerVersion',
+  eventRow: 'eventRow',
   type: 'type',
   amount: 'amount',
   fee: 'fee',

@@ -28,6 +28,7 @@ export type AggregateBalanceTransaction = {
 
 export type BalanceTransactionAvgAggregateOutputType = {
   ledgerVersion: number | null
+  eventRow: number | null
   amount: runtime.Decimal | null
   fee: runtime.Decimal | null
   net: runtime.Decimal | null
@@ -40,6 +41,7 @@ export type BalanceTransactionAvgAggregateOutputType = {
 
 export type BalanceTransactionSumAggregateOutputType = {
   ledgerVersion: number | null
+  eventRow: number | null
   amount: runtime.Decimal | null
   fee: runtime.Decimal | null
   net: runtime.Decimal | null
@@ -56,6 +58,7 @@ export type BalanceTransactionMinAggregateOutputType = {
   environment: string | null
   currency: string | null
   ledgerVersion: number | null
+  eventRow: number | null
   type: string | null
   amount: runtime.Decimal | null
   fee: runtime.Decimal | null
@@ -80,6 +83,7 @@ export type BalanceTransactionMaxAggregateOutputType = {
   environment: string | null
   currency: string | null
   ledgerVersion: number | null
+  eventRow: number | null
   type: string | null
   amount: runtime.Decimal | null
   fee: runtime.Decimal | null
@@ -104,6 +108,7 @@ export type BalanceTransactionCountAggregateOutputType = {
   environment: number
   currency: number
   ledgerVersion: number
+  eventRow: number
   type: number
   amount: number
   fee: number
@@ -126,6 +131,7 @@ export type BalanceTransactionCountAggregateOutputType = {
 
 export type BalanceTransactionAvgAggregateInputType = {
   ledgerVersion?: true
+  eventRow?: true
   amount?: true
   fee?: true
   net?: true
@@ -138,6 +144,7 @@ export type BalanceTransactionAvgAggregateInputType = {
 
 export type BalanceTransactionSumAggregateInputType = {
   ledgerVersion?: true
+  eventRow?: true
   amount?: true
   fee?: true
   net?: true
@@ -154,6 +161,7 @@ export type BalanceTransactionMinAggregateInputType = {
   environment?: true
   currency?: true
   ledgerVersion?: true
+  eventRow?: true
   type?: true
   amount?: true
   fee?: true
@@ -178,6 +186,7 @@ export type BalanceTransactionMaxAggregateInputType = {
   environment?: true
   currency?: true
   ledgerVersion?: true
+  eventRow?: true
   type?: true
   amount?: true
   fee?: true
@@ -202,6 +211,7 @@ export type BalanceTransactionCountAggregateInputType = {
   environment?: true
   currency?: true
   ledgerVersion?: true
+  eventRow?: true
   type?: true
   amount?: true
   fee?: true
@@ -313,6 +323,7 @@ export type BalanceTransactionGroupByOutputType = {
   environment: string
   currency: string
   ledgerVersion: number
+  eventRow: number
   type: string
   amount: runtime.Decimal
   fee: runtime.Decimal
@@ -360,6 +371,7 @@ export type BalanceTransactionWhereInput = {
   environment?: Prisma.StringFilter<"BalanceTransaction"> | string
   currency?: Prisma.StringFilter<"BalanceTransaction"> | string
   ledgerVersion?: Prisma.IntFilter<"BalanceTransaction"> | number
+  eventRow?: Prisma.IntFilter<"BalanceTransaction"> | number
   type?: Prisma.StringFilter<"BalanceTransaction"> | string
   amount?: Prisma.DecimalFilter<"BalanceTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalFilter<"BalanceTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -384,6 +396,7 @@ export type BalanceTransactionOrderByWithRelationInput = {
   environment?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
@@ -411,6 +424,7 @@ export type BalanceTransactionWhereUniqueInput = Prisma.AtLeast<{
   environment?: Prisma.StringFilter<"BalanceTransaction"> | string
   currency?: Prisma.StringFilter<"BalanceTransaction"> | string
   ledgerVersion?: Prisma.IntFilter<"BalanceTransaction"> | number
+  eventRow?: Prisma.IntFilter<"BalanceTransaction"> | number
   type?: Prisma.StringFilter<"BalanceTransaction"> | string
   amount?: Prisma.DecimalFilter<"BalanceTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalFilter<"BalanceTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -435,6 +449,7 @@ export type BalanceTransactionOrderByWithAggregationInput = {
   environment?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
@@ -467,6 +482,7 @@ export type BalanceTransactionScalarWhereWithAggregatesInput = {
   environment?: Prisma.StringWithAggregatesFilter<"BalanceTransaction"> | string
   currency?: Prisma.StringWithAggregatesFilter<"BalanceTransaction"> | string
   ledgerVersion?: Prisma.IntWithAggregatesFilter<"BalanceTransaction"> | number
+  eventRow?: Prisma.IntWithAggregatesFilter<"BalanceTransaction"> | number
   type?: Prisma.StringWithAggregatesFilter<"BalanceTransaction"> | string
   amount?: Prisma.DecimalWithAggregatesFilter<"BalanceTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalWithAggregatesFilter<"BalanceTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -491,6 +507,7 @@ export type BalanceTransactionCreateInput = {
   environment: string
   currency: string
   ledgerVersion: number
+  eventRow: number
   type: string
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   fee: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -515,6 +532,7 @@ export type BalanceTransactionUncheckedCreateInput = {
   environment: string
   currency: string
   ledgerVersion: number
+  eventRow: number
   type: string
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   fee: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -539,6 +557,7 @@ export type BalanceTransactionUpdateInput = {
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   ledgerVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  eventRow?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -563,6 +582,7 @@ export type BalanceTransactionUncheckedUpdateInput = {
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   ledgerVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  eventRow?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -587,6 +607,7 @@ export type BalanceTransactionCreateManyInput = {
   environment: string
   currency: string
   ledgerVersion: number
+  eventRow: number
   type: string
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   fee: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -611,6 +632,7 @@ export type BalanceTransactionUpdateManyMutationInput = {
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   ledgerVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  eventRow?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -635,6 +657,7 @@ export type BalanceTransactionUncheckedUpdateManyInput = {
   environment?: Prisma.StringFieldUpdateOperationsInput | string
   currency?: Prisma.StringFieldUpdateOperationsInput | string
   ledgerVersion?: Prisma.IntFieldUpdateOperationsInput | number
+  eventRow?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   fee?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -659,6 +682,7 @@ export type BalanceTransactionCountOrderByAggregateInput = {
   environment?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
@@ -679,6 +703,7 @@ export type BalanceTransactionCountOrderByAggregateInput = {
 
 export type BalanceTransactionAvgOrderByAggregateInput = {
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
   net?: Prisma.SortOrder
@@ -695,6 +720,7 @@ export type BalanceTransactionMaxOrderByAggregateInput = {
   environment?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
@@ -719,6 +745,7 @@ export type BalanceTransactionMinOrderByAggregateInput = {
   environment?: Prisma.SortOrder
   currency?: Prisma.SortOrder
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
@@ -739,6 +766,7 @@ export type BalanceTransactionMinOrderByAggregateInput = {
 
 export type BalanceTransactionSumOrderByAggregateInput = {
   ledgerVersion?: Prisma.SortOrder
+  eventRow?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   fee?: Prisma.SortOrder
   net?: Prisma.SortOrder
@@ -765,6 +793,7 @@ export type BalanceTransactionSelect<ExtArgs extends runtime.Types.Extensions.In
   environment?: boolean
   currency?: boolean
   ledgerVersion?: boolean
+  eventRow?: boolean
   type?: boolean
   amount?: boolean
   fee?: boolean
@@ -789,6 +818,7 @@ export type BalanceTransactionSelectCreateManyAndReturn<ExtArgs extends runtime.
   environment?: boolean
   currency?: boolean
   ledgerVersion?: boolean
+  eventRow?: boolean
   type?: boolean
   amount?: boolean
   fee?: boolean
@@ -813,6 +843,7 @@ export type BalanceTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.
   environment?: boolean
   currency?: boolean
   ledgerVersion?: boolean
+  eventRow?: boolean
   type?: boolean
   amount?: boolean
   fee?: boolean
@@ -837,6 +868,7 @@ export type BalanceTransactionSelectScalar = {
   environment?: boolean
   currency?: boolean
   ledgerVersion?: boolean
+  eventRow?: boolean
   type?: boolean
   amount?: boolean
   fee?: boolean
@@ -855,7 +887,7 @@ export type BalanceTransactionSelectScalar = {
   createdAt?: boolean
 }
 
-export type BalanceTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "environment" | "currency" | "ledgerVersion" | "type" | "amount" | "fee" | "net" | "status" | "availableOn" | "orderId" | "payoutId" | "settlementId" | "description" | "runningPending" | "runningAvailable" | "runningCustomerPayoutHolds" | "runningMerchantSettlementHolds" | "includedInSettlement" | "createdAt", ExtArgs["result"]["balanceTransaction"]>
+export type BalanceTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "environment" | "currency" | "ledgerVersion" | "eventRow" | "type" | "amount" | "fee" | "net" | "status" | "availableOn" | "orderId" | "payoutId" | "settlementId" | "description" | "runningPending" | "runningAvailable" | "runningCustomerPayoutHolds" | "runningMerchantSettlementHolds" | "includedInSettlement" | "createdAt", ExtArgs["result"]["balanceTransaction"]>
 
 export type $BalanceTransactionPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "BalanceTransaction"
@@ -866,6 +898,7 @@ export type $BalanceTransactionPayload<ExtArgs extends runtime.Types.Extensions.
     environment: string
     currency: string
     ledgerVersion: number
+    eventRow: number
     type: string
     amount: runtime.Decimal
     fee: runtime.Decimal
@@ -1310,6 +1343,7 @@ export interface BalanceTransactionFieldRefs {
   readonly environment: Prisma.FieldRef<"BalanceTransaction", 'String'>
   readonly currency: Prisma.FieldRef<"BalanceTransaction", 'String'>
   readonly ledgerVersion: Prisma.FieldRef<"BalanceTransaction", 'Int'>
+  readonly eventRow: Prisma.FieldRef<"BalanceTransaction", 'Int'>
   readonly type: Prisma.FieldRef<"BalanceTransaction", 'String'>
   readonly amount: Prisma.FieldRef<"BalanceTransaction", 'Decimal'>
   readonly fee: Prisma.FieldRef<"BalanceTransaction", 'Decimal'>
