@@ -12,10 +12,6 @@ ALTER TABLE payout_balances
   ADD COLUMN operator_credits numeric(20, 2) NOT NULL DEFAULT 0,
   ADD COLUMN settlements_paid numeric(20, 2) NOT NULL DEFAULT 0;
 
--- Before proceeds existed everything that came in was an operator credit: what a rebuild from the
--- events gives too.
-UPDATE payout_balances SET operator_credits = funds_in;
-
 -- Every existing row is a USD ledger's (the only currency payouts draw on).
 ALTER TABLE payout_balances ALTER COLUMN currency TYPE text COLLATE "C";
 ALTER TABLE payout_balances DROP CONSTRAINT payout_balances_pkey;
@@ -93,3 +89,11 @@ CREATE TABLE settlements (
 CREATE INDEX settlements_newest ON settlements (account_id, environment, created_at DESC, ledger_version DESC);
 CREATE INDEX settlements_by_status ON settlements (account_id, environment, status, created_at DESC);
 CREATE INDEX settlements_by_currency ON settlements (account_id, environment, currency, created_at DESC);
+
+-- The balance transactions of every event already in the ledgers exist only once the events are
+-- projected again: the balance rows start over and the read-model projector replays the log from
+-- its start (payout_list and checkout_orders are unchanged by a replay: their rows carry the
+-- version they reflect). Until it has caught up, a ledger's balance answers as being recalculated,
+-- as after any rebuild.
+DELETE FROM payout_balances;
+DELETE FROM subscription_checkpoints WHERE subscription_id = 'read-models';
