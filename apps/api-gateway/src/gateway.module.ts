@@ -10,6 +10,9 @@ import { FundsOperatorController } from './admin/funds-operator.controller';
 import { OperatorController } from './admin/operator.controller';
 import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
+import { BalanceTransactionsRoute } from './funds/balance-transactions/balance-transactions.route';
+import { FundsQueries } from './funds/funds-queries';
+import { SettlementsRoute } from './funds/settlements/settlements.route';
 import { CheckoutAuthGuard } from './checkout/checkout-auth.guard';
 import { CreateOrderRoute } from './checkout/create-order/create-order.route';
 import { CheckoutReadsRoute } from './checkout/reads/checkout-reads.route';
@@ -41,6 +44,8 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     ClaimLinkRoute,
     RedirectSessionRoute,
     CancelPayoutRoute,
+    BalanceTransactionsRoute,
+    SettlementsRoute,
     CreateOrderRoute,
     CheckoutReadsRoute,
     TestWebhookRoute,
@@ -50,6 +55,6 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     PayoutWebhookController,
     CheckoutWebhookController,
   ],
-  providers: [PayoutAuthGuard, CheckoutAuthGuard, PayoutQueries, ReturnUrlPolicy],
+  providers: [PayoutAuthGuard, CheckoutAuthGuard, PayoutQueries, FundsQueries, ReturnUrlPolicy],
 })
 export class GatewayModule {}

@@ -5,18 +5,25 @@ import { LedgerEvent, upcastLedgerEvent } from '@payouts/domain';
  * A balance row and how ledger events move it, without I/O: the one definition of each event's
  * effect, used by both paths of the balance projection (balance.projection.ts).
  */
-/** One row of payout_balances: money as decimal text, the ledger version it reflects. */
+/** One row of payout_balances (one ledger): money as decimal text, the ledger version it reflects. */
 export interface BalanceRow {
   account_id: string;
   environment: string;
   ledger_version: number;
   currency: string;
+  /** Matured proceeds plus operator credits: everything that became available. */
   funds_in: string;
   available: string;
   customer_payout_holds: string;
   customer_payouts_settled: string;
   merchant_settlement_holds: string;
   retained_target: string;
+  pending: string;
+  gross_proceeds: string;
+  processing_fees: string;
+  matured_proceeds: string;
+  operator_credits: string;
+  settlements_paid: string;
   fee_per_payout: string | null;
   min_payout: string | null;
   max_payout: string | null;
@@ -27,18 +34,24 @@ export interface BalanceRow {
 
 export const EPOCH = '1970-01-01T00:00:00.000Z';
 
-export function emptyBalance(accountId: string, environment: string): BalanceRow {
+export function emptyBalance(accountId: string, environment: string, currency: string): BalanceRow {
   return {
     account_id: accountId,
     environment,
     ledger_version: 0,
-    currency: 'USD',
+    currency,
     funds_in: '0.00',
     available: '0.00',
     customer_payout_holds: '0.00',
     customer_payouts_settled: '0.00',
     merchant_settlement_holds: '0.00',
     retained_target: '0.00',
+    pending: '0.00',
+    gross_proceeds: '0.00',
+    processing_fees: '0.00',
+    matured_proceeds: '0.00',
+    operator_credits: '0.00',
+    settlements_paid: '0.00',
     fee_per_payout: null,
     min_payout: null,
     max_payout: null,
@@ -52,29 +65,31 @@ export function toLedgerEvent(event: { type: string; schemaVersion: number; data
   return upcastLedgerEvent(event);
 }
 
-export type MoneyMovement = Extract<
+/**
+ * Events that only add to the figures and only add balance transactions (no earlier row changes):
+ * a batch of these alone can be applied in one statement without reading the row first.
+ */
+export type AppendOnlyMovement = Extract<
   LedgerEvent,
-  { type: 'FundsCredited' | 'PayoutFundsReserved' | 'PayoutFundsReleased' | 'PayoutFundsSettled' }
+  {
+    type:
+      | 'FundsCredited'
+      | 'PayoutFundsReserved'
+      | 'PayoutFundsReleased'
+      | 'PayoutFundsSettled'
+      | 'PaymentProceedsRecorded';
+  }
 >;
 
-const MONEY_MOVEMENTS = new Set([
+const APPEND_ONLY = new Set<string>([
   'FundsCredited',
   'PayoutFundsReserved',
   'PayoutFundsReleased',
   'PayoutFundsSettled',
-]);
-export const isMoneyMovement = (event: LedgerEvent): event is MoneyMovement =>
-  MONEY_MOVEMENTS.has(event.type);
-
-// replaced by the funds-read branch
-const FUNDS_FLOW_EVENTS = new Set<string>([
   'PaymentProceedsRecorded',
-  'PaymentProceedsMatured',
-  'SettlementStarted',
-  'SettlementPaid',
-  'SettlementFailed',
-  'RetainedTargetSet',
 ]);
+export const isAppendOnlyMovement = (event: LedgerEvent): event is AppendOnlyMovement =>
+  APPEND_ONLY.has(event.type);
 
 /** How one ledger event moves the balance's running totals: the one definition both paths use. */
 export interface BalanceDeltas {
@@ -82,16 +97,38 @@ export interface BalanceDeltas {
   available: Big;
   holds: Big;
   settled: Big;
+  settlementHolds: Big;
+  pending: Big;
+  gross: Big;
+  fees: Big;
+  matured: Big;
+  credits: Big;
+  settlementsPaid: Big;
 }
 
 const ZERO = new Big(0);
-export const NO_DELTAS: BalanceDeltas = { fundsIn: ZERO, available: ZERO, holds: ZERO, settled: ZERO };
+export const NO_DELTAS: BalanceDeltas = {
+  fundsIn: ZERO,
+  available: ZERO,
+  holds: ZERO,
+  settled: ZERO,
+  settlementHolds: ZERO,
+  pending: ZERO,
+  gross: ZERO,
+  fees: ZERO,
+  matured: ZERO,
+  credits: ZERO,
+  settlementsPaid: ZERO,
+};
 
-export function moneyDeltas(event: MoneyMovement): BalanceDeltas {
+export function ledgerDeltas(event: LedgerEvent): BalanceDeltas {
   switch (event.type) {
+    case 'LedgerLimitsSet':
+    case 'RetainedTargetSet':
+      return NO_DELTAS;
     case 'FundsCredited': {
       const amount = new Big(event.data.amount);
-      return { ...NO_DELTAS, fundsIn: amount, available: amount };
+      return { ...NO_DELTAS, fundsIn: amount, credits: amount, available: amount };
     }
     case 'PayoutFundsReserved': {
       const total = new Big(event.data.total);
@@ -105,6 +142,26 @@ export function moneyDeltas(event: MoneyMovement): BalanceDeltas {
       const total = new Big(event.data.total);
       return { ...NO_DELTAS, holds: total.neg(), settled: total };
     }
+    case 'PaymentProceedsRecorded': {
+      const { gross, fee, net } = event.data;
+      return { ...NO_DELTAS, gross: new Big(gross), fees: new Big(fee), pending: new Big(net) };
+    }
+    case 'PaymentProceedsMatured': {
+      const net = new Big(event.data.net);
+      return { ...NO_DELTAS, pending: net.neg(), matured: net, fundsIn: net, available: net };
+    }
+    case 'SettlementStarted': {
+      const amount = new Big(event.data.amount);
+      return { ...NO_DELTAS, available: amount.neg(), settlementHolds: amount };
+    }
+    case 'SettlementPaid': {
+      const amount = new Big(event.data.amount);
+      return { ...NO_DELTAS, settlementHolds: amount.neg(), settlementsPaid: amount };
+    }
+    case 'SettlementFailed': {
+      const amount = new Big(event.data.amount);
+      return { ...NO_DELTAS, settlementHolds: amount.neg(), available: amount };
+    }
     default: {
       const _never: never = event;
       return _never;
@@ -117,6 +174,13 @@ export const addDeltas = (a: BalanceDeltas, b: BalanceDeltas): BalanceDeltas => 
   available: a.available.plus(b.available),
   holds: a.holds.plus(b.holds),
   settled: a.settled.plus(b.settled),
+  settlementHolds: a.settlementHolds.plus(b.settlementHolds),
+  pending: a.pending.plus(b.pending),
+  gross: a.gross.plus(b.gross),
+  fees: a.fees.plus(b.fees),
+  matured: a.matured.plus(b.matured),
+  credits: a.credits.plus(b.credits),
+  settlementsPaid: a.settlementsPaid.plus(b.settlementsPaid),
 });
 
 const plus = (figure: string, delta: Big): string => new Big(figure).plus(delta).toFixed(2);
@@ -135,16 +199,22 @@ export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: n
       max_pending_per_customer: limits.maxPendingPerCustomer,
     };
   }
-  // replaced by the funds-read branch: the funds-flow events (proceeds, maturing, settlements,
-  // retained target) only move the row's version here until the read side projects them.
-  if (FUNDS_FLOW_EVENTS.has(event.type)) return next;
-  if (!isMoneyMovement(event)) throw new Error(`${event.type} is not projected yet`);
-  const deltas = moneyDeltas(event);
+  if (event.type === 'RetainedTargetSet') {
+    return { ...next, retained_target: new Big(event.data.amount).toFixed(2) };
+  }
+  const d = ledgerDeltas(event);
   return {
     ...next,
-    funds_in: plus(row.funds_in, deltas.fundsIn),
-    available: plus(row.available, deltas.available),
-    customer_payout_holds: plus(row.customer_payout_holds, deltas.holds),
-    customer_payouts_settled: plus(row.customer_payouts_settled, deltas.settled),
+    funds_in: plus(row.funds_in, d.fundsIn),
+    available: plus(row.available, d.available),
+    customer_payout_holds: plus(row.customer_payout_holds, d.holds),
+    customer_payouts_settled: plus(row.customer_payouts_settled, d.settled),
+    merchant_settlement_holds: plus(row.merchant_settlement_holds, d.settlementHolds),
+    pending: plus(row.pending, d.pending),
+    gross_proceeds: plus(row.gross_proceeds, d.gross),
+    processing_fees: plus(row.processing_fees, d.fees),
+    matured_proceeds: plus(row.matured_proceeds, d.matured),
+    operator_credits: plus(row.operator_credits, d.credits),
+    settlements_paid: plus(row.settlements_paid, d.settlementsPaid),
   };
 }

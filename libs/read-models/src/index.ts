@@ -7,3 +7,6 @@ export { applyLedgerEvent } from './balance-row';
 export type { BalanceDeltas, BalanceRow } from './balance-row';
 export * from './payout-views';
 export * from './payout-view.query';
+export * from './funds-views';
+export { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './balance-transactions';
+export type { TransactionStatus, TransactionType } from './balance-transactions';

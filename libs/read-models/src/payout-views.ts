@@ -53,24 +53,31 @@ export function toPayoutMerchantView(row: PayoutListEntry): PayoutMerchantView {
 export interface BalanceFigures {
   currency: string;
   funds_in: string;
+  pending: string;
   matured: string;
   available_for_new_commitments: string;
   merchant_settlement_holds: string;
   customer_payout_holds: string;
   customer_payouts_settled: string;
   retained_target: string;
+  estimated_next_settlement: string;
 }
 
 export function toBalanceFigures(row: PayoutBalance): BalanceFigures {
+  const surplus = row.available.minus(row.retainedTarget);
   return {
     currency: row.currency,
     funds_in: row.fundsIn.toFixed(2),
-    // Cleared funds still owed to the merchant, before holds: everything credited less what was paid out.
-    matured: row.fundsIn.minus(row.customerPayoutsSettled).toFixed(2),
+    pending: row.pending.toFixed(2),
+    // Cleared funds still owed to the merchant, before holds: what is available, committed to
+    // payouts not yet paid, and held for a settlement under way (= funds in − paid out − settled).
+    matured: row.available.plus(row.customerPayoutHolds).plus(row.merchantSettlementHolds).toFixed(2),
     available_for_new_commitments: row.available.toFixed(2),
     merchant_settlement_holds: row.merchantSettlementHolds.toFixed(2),
     customer_payout_holds: row.customerPayoutHolds.toFixed(2),
     customer_payouts_settled: row.customerPayoutsSettled.toFixed(2),
     retained_target: row.retainedTarget.toFixed(2),
+    // What the next settlement run would take now: available above the retained target, never below 0.
+    estimated_next_settlement: surplus.gt(0) ? surplus.toFixed(2) : '0.00',
   };
 }

@@ -8,6 +8,7 @@ const models = readPrismaModels(join(__dirname, '../../../prisma/schema.prisma')
 const SQL_TYPE_OF: Record<string, string> = {
   String: 'text',
   Int: 'integer',
+  BigInt: 'bigint',
   Boolean: 'boolean',
   Decimal: 'numeric',
   DateTime: 'timestamp with time zone',
@@ -36,7 +37,12 @@ describe.each(testBackends())('the Prisma schema on $name', (backend) => {
   });
 
   it('describes exactly the read-model tables', () => {
-    expect(models.map((m) => m.table).sort()).toEqual(['payout_balances', 'payout_list']);
+    expect(models.map((m) => m.table).sort()).toEqual([
+      'balance_transactions',
+      'payout_balances',
+      'payout_list',
+      'settlements',
+    ]);
   });
 
   it.each(models.map((m) => [m.name, m] as [string, PrismaModel]))(
@@ -95,7 +101,7 @@ describe.each(testBackends())('the Prisma schema on $name', (backend) => {
     },
   );
 
-  it('writes and reads every field of both models through Prisma', async () => {
+  it('writes and reads every field of the models through Prisma', async () => {
     const at = new Date('2026-01-02T03:04:05.678Z');
     const payout = {
       payoutId: 'po_schema_check',
@@ -131,27 +137,86 @@ describe.each(testBackends())('the Prisma schema on $name', (backend) => {
       totalReserved: read.totalReserved.toFixed(2),
     }).toEqual(payout);
 
-    const balance = await prisma.payoutBalance.create({
-      data: {
-        accountId: 'acct_1',
-        environment: 'production',
-        ledgerVersion: 3,
-        currency: 'USD',
-        fundsIn: '100.00',
-        available: '87.16',
-        customerPayoutHolds: '12.84',
-        customerPayoutsSettled: '0.00',
-        merchantSettlementHolds: '0.00',
-        retainedTarget: '0.00',
-        feePerPayout: '0.50',
-        minPayout: '1.00',
-        maxPayout: '500.00',
-        maxOpenExposure: '1000.00',
-        maxPendingPerCustomer: 3,
-        updatedAt: at,
-      },
-    });
+    const balance = await prisma.payoutBalance.create({ data: balanceFields(at) });
     expect(balance.available.toFixed(2)).toBe('87.16');
     expect(balance.maxPendingPerCustomer).toBe(3);
+    // The new figures default to zero, and another currency of the same ledger owner is its own row.
+    expect(balance.pending.toFixed(2)).toBe('0.00');
+    const euro = await prisma.payoutBalance.create({
+      data: { ...balanceFields(at), currency: 'EUR', pending: '4.85', grossProceeds: '5.00' },
+    });
+    expect([euro.currency, euro.pending.toFixed(2), euro.processingFees.toFixed(2)]).toEqual([
+      'EUR',
+      '4.85',
+      '0.00',
+    ]);
+
+    const transaction = await prisma.balanceTransaction.create({
+      data: {
+        id: 'txn_0123456789abcdef01234567',
+        accountId: 'acct_1',
+        environment: 'production',
+        currency: 'USD',
+        ledgerVersion: 4,
+        eventRow: 0,
+        type: 'payment',
+        amount: '5.00',
+        fee: '0.00',
+        net: '5.00',
+        status: 'pending',
+        availableOn: at,
+        orderId: 1000001n,
+        payoutId: null,
+        settlementId: null,
+        description: 'Order 1000001',
+        runningPending: '5.00',
+        runningAvailable: '87.16',
+        runningCustomerPayoutHolds: '12.84',
+        runningMerchantSettlementHolds: '0.00',
+        includedInSettlement: null,
+        createdAt: at,
+      },
+    });
+    expect([transaction.orderId, transaction.net.toFixed(2)]).toEqual([1000001n, '5.00']);
+    const settlement = await prisma.settlement.create({
+      data: {
+        id: 'stl_0123456789abcdef01234567',
+        accountId: 'acct_1',
+        environment: 'production',
+        currency: 'USD',
+        ledgerVersion: 5,
+        amount: '80.00',
+        status: 'failed',
+        failureReason: 'bank account closed',
+        trigger: 'daily',
+        retainedTarget: '7.16',
+        createdAt: at,
+        paidAt: null,
+        failedAt: at,
+      },
+    });
+    expect([settlement.status, settlement.failureReason]).toEqual(['failed', 'bank account closed']);
   });
 });
+
+/** A payout_balances row as the schema test writes it (the original fields; the new ones default). */
+function balanceFields(at: Date) {
+  return {
+    accountId: 'acct_1',
+    environment: 'production',
+    ledgerVersion: 3,
+    currency: 'USD',
+    fundsIn: '100.00',
+    available: '87.16',
+    customerPayoutHolds: '12.84',
+    customerPayoutsSettled: '0.00',
+    merchantSettlementHolds: '0.00',
+    retainedTarget: '0.00',
+    feePerPayout: '0.50',
+    minPayout: '1.00',
+    maxPayout: '500.00',
+    maxOpenExposure: '1000.00',
+    maxPendingPerCustomer: 3,
+    updatedAt: at,
+  };
+}

@@ -1,11 +1,5 @@
 import { settledInOrder, SqlQueryable } from '@payouts/database';
-import {
-  LEDGER_STREAM_TYPE,
-  ledgerOwnerFromStreamId,
-  ORDER_STREAM_TYPE,
-  PAYOUT_CURRENCY,
-  PAYOUT_STREAM_TYPE,
-} from '@payouts/domain';
+import { LEDGER_STREAM_TYPE, ORDER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
 import {
   applyLedgerDeltas,
   catchUpLedger,
@@ -62,12 +56,8 @@ export async function projectReadModels(
     );
     const type = streamEvents[0]!.streamType;
     if (type === PAYOUT_STREAM_TYPE) payouts.set(streamId, streamEvents);
-    // replaced by the funds-read branch: the balance row is keyed by account and environment, so
-    // only the USD (payout) ledger is projected here; other currencies' ledgers are skipped.
-    else if (type === LEDGER_STREAM_TYPE) {
-      if (ledgerOwnerFromStreamId(streamId)?.currency === PAYOUT_CURRENCY)
-        ledgers.set(streamId, streamEvents);
-    } else if (type === ORDER_STREAM_TYPE) orders.set(streamId, streamEvents);
+    else if (type === LEDGER_STREAM_TYPE) ledgers.set(streamId, streamEvents);
+    else if (type === ORDER_STREAM_TYPE) orders.set(streamId, streamEvents);
   }
   if (options.concurrentStreams) {
     // Every branch runs to its end before this returns or throws: none issues statements late.
@@ -109,5 +99,11 @@ async function projectLedgers(
 }
 
 /** Names of the read-model tables, in the order a rebuild truncates them. */
-export const READ_MODEL_TABLES = ['payout_list', 'payout_balances', 'checkout_orders'] as const;
+export const READ_MODEL_TABLES = [
+  'payout_list',
+  'payout_balances',
+  'balance_transactions',
+  'settlements',
+  'checkout_orders',
+] as const;
 export const READ_MODEL_SUBSCRIPTION_ID = 'read-models';

@@ -2,3 +2,4 @@ export * from './test-databases';
 export * from './test-infrastructure.module';
 export * from './money-invariants';
 export * from './socket-writes';
+export * from './funds-flow-ledger';

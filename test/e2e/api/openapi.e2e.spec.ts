@@ -1,7 +1,9 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { testBackends } from '@payouts/testing';
+import type { EventStore } from '@payouts/event-store';
+import { EVENT_STORE } from '@payouts/platform';
+import { appendLedger, testBackends } from '@payouts/testing';
 import {
   Answer,
   Call,
@@ -345,6 +347,57 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
       session: [200, 401, 403, 409],
       cancel: [200, 400, 401, 404],
     });
+  });
+
+  it('documents the funds reads under both prefixes and matches their real answers', async () => {
+    for (const prefix of ['', '/sandbox']) {
+      for (const path of [
+        '/api/balance/transactions',
+        '/api/settlements',
+        '/api/settlements/{settlement_id}',
+      ]) {
+        expect({
+          path: `${prefix}${path}`,
+          security: document.paths[`${prefix}${path}`]?.get?.security,
+        }).toEqual({
+          path: `${prefix}${path}`,
+          security: [{ payout_credential: [] }],
+        });
+      }
+    }
+    const settlementId = `stl_${'e'.repeat(24)}`;
+    const now = new Date().toISOString();
+    await appendLedger(gateway.app.get<EventStore>(EVENT_STORE), shop.accountId, [
+      {
+        type: 'PaymentProceedsRecorded',
+        data: {
+          orderId: 9000001,
+          method: 'card',
+          gross: '20.00',
+          fee: '0.88',
+          net: '19.12',
+          paidAt: now,
+          availableOn: now,
+          at: now,
+        },
+      },
+      { type: 'PaymentProceedsMatured', data: { orderId: 9000001, net: '19.12', at: now } },
+      {
+        type: 'SettlementStarted',
+        data: { settlementId, amount: '5.00', retainedTarget: '0.00', trigger: 'manual', at: now },
+      },
+    ]);
+    const get = (path: string) => call('GET', `/sandbox/api${path}`, { token: shop.token });
+    const anonymous = (path: string) => call('GET', `/sandbox/api${path}`);
+    expect((await get('/balance/transactions?limit=500')).status).toBe(200);
+    expect((await get('/balance/transactions?type=lost')).status).toBe(400);
+    expect((await anonymous('/balance/transactions')).status).toBe(401);
+    expect((await get('/settlements')).body.total).toBe(1);
+    expect((await get('/settlements?status=lost')).status).toBe(400);
+    expect((await anonymous('/settlements')).status).toBe(401);
+    expect((await get(`/settlements/${settlementId}`)).body.transactions_total).toBeGreaterThan(2);
+    expect((await get(`/settlements/stl_${'f'.repeat(24)}`)).status).toBe(404);
+    expect((await anonymous(`/settlements/${settlementId}`)).status).toBe(401);
   });
 
   it('matches every checkout endpoint’s real answers, successes and refusals', async () => {

@@ -6,7 +6,7 @@ import type { AccountsRepository } from '@payouts/accounts';
 import { currenciesOfRegion, DEFAULT_CARD_REGIONS, ledgerStreamId, PAYOUT_CURRENCY } from '@payouts/domain';
 import { ApiError, apiValidationPipe } from '@payouts/http';
 import { SetRetainedTargetCommand } from '@payouts/settlements';
-import { RetainedTargetResponse } from '../openapi/funds.schemas';
+import { RetainedTargetResponse } from '../openapi/funds-admin.schemas';
 import { RetainedTargetDto } from './funds.dto';
 import { ACCOUNTS } from '../gateway.tokens';
 import { AdminAccount, AdminGuard } from './admin-auth';

@@ -16,7 +16,7 @@ import {
   PricingResponse,
   SettlementRailOutcomeResponse,
   SettlementRunResponse,
-} from '../openapi/funds.schemas';
+} from '../openapi/funds-admin.schemas';
 import { OperatorGuard } from './admin-auth';
 import { PricingDto, PricingQueryDto, SettlementRailOutcomeDto, SettlementRunDto } from './funds.dto';
 

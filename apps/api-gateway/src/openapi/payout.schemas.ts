@@ -149,7 +149,12 @@ export class BalanceResponse {
   @ApiProperty({ type: BalanceLimits })
   limits!: BalanceLimits;
 
-  @money('Cleared funds owed to the merchant, before holds')
+  @money('Net proceeds of paid orders not yet cleared')
+  pending!: string;
+
+  @money(
+    'Cleared funds owed to the merchant, before holds: available + customer_payout_holds + merchant_settlement_holds',
+  )
   matured!: string;
 
   @money('What a new payout (amount plus fee) can be created against')
@@ -167,8 +172,11 @@ export class BalanceResponse {
   @money('Amount the administrator asked to keep back from automatic settlement')
   retained_target!: string;
 
-  @money('Estimated amount of the next settlement')
+  @money('Estimated amount of the next settlement: available above retained_target, at least 0.00')
   estimated_next_settlement!: string;
+
+  @time("When the next automatic settlement runs (the environment's clock)")
+  next_settlement_at!: string;
 }
 
 /** Get Payout Balance when the balance cannot be calculated; Create Payout then answers `balance_unavailable`. */

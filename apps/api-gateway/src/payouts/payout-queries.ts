@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Big from 'big.js';
-import { ledgerStreamId } from '@payouts/domain';
+import type { Clock } from '@payouts/clock';
+import type { AppConfig } from '@payouts/config';
+import { ledgerStreamId, nextSettlementAt, PAYOUT_CURRENCY } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
-import { READ_MODELS, SQL_CLIENT } from '@payouts/platform';
+import { APP_CONFIG, CLOCK, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
 import { ApiError } from '@payouts/http';
 import type { SqlClient } from '@payouts/database';
 import {
@@ -14,9 +15,6 @@ import {
 } from '@payouts/read-models';
 import type { OwnedPayoutView, PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
 import { PAYOUT_ID } from './payout-id';
-
-export const LIST_DEFAULT_LIMIT = 50;
-export const LIST_MAX_LIMIT = 200;
 
 export interface ListFilters {
   merchantReference?: string;
@@ -40,6 +38,8 @@ export class PayoutQueries {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModelClient,
     @Inject(SQL_CLIENT) private readonly db: SqlClient,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.views = new PayoutViewsById(db.reads);
   }
@@ -120,9 +120,10 @@ export class PayoutQueries {
    */
   async balanceUnavailableReason(accountId: string, environment: Environment): Promise<string | null> {
     const lag = await this.db.queryPrepared<{ projected: number | null; ledger: number | null }>(
-      `SELECT (SELECT ledger_version FROM payout_balances WHERE account_id = $1 AND environment = $2) AS projected,
+      `SELECT (SELECT ledger_version FROM payout_balances
+                WHERE account_id = $1 AND environment = $2 AND currency = $4) AS projected,
               (SELECT version FROM event_streams WHERE stream_id = $3) AS ledger`,
-      [accountId, environment, ledgerStreamId(accountId, environment)],
+      [accountId, environment, ledgerStreamId(accountId, environment), PAYOUT_CURRENCY],
     );
     const versions = lag.rows[0];
     if (!versions || versions.ledger === null) return 'the account has no ledger in this environment yet';
@@ -140,7 +141,8 @@ export class PayoutQueries {
     const reason = await this.balanceUnavailableReason(accountId, environment);
     if (reason) return unavailable(reason);
     const row = await this.readModels.payoutBalance.findUnique({
-      where: { accountId_environment: { accountId, environment } },
+      // Payouts draw on the USD ledger only.
+      where: { accountId_environment_currency: { accountId, environment, currency: PAYOUT_CURRENCY } },
     });
     if (!row || row.feePerPayout === null || row.minPayout === null || row.maxPayout === null) {
       return unavailable('payout limits are not configured for this account');
@@ -157,25 +159,20 @@ export class PayoutQueries {
           max_open_exposure: row.maxOpenExposure?.toFixed(2) ?? null,
           max_pending_per_customer: row.maxPendingPerCustomer,
         },
+        pending: figures.pending,
         matured: figures.matured,
         available_for_new_commitments: figures.available_for_new_commitments,
         merchant_settlement_holds: figures.merchant_settlement_holds,
         customer_payout_holds: figures.customer_payout_holds,
         customer_payouts_settled: figures.customer_payouts_settled,
         retained_target: figures.retained_target,
-        // Nothing is scheduled for settlement beyond what is kept back, so the estimate is what is
-        // available above the retained target.
-        estimated_next_settlement: aboveRetained(
-          figures.available_for_new_commitments,
-          figures.retained_target,
-        ),
+        estimated_next_settlement: figures.estimated_next_settlement,
+        // The environment's clock: a sandbox moved ahead by the operator settles on its own time.
+        next_settlement_at: nextSettlementAt(
+          this.clock.now(environment),
+          this.config.settlementHourUtc,
+        ).toISOString(),
       },
     };
   }
-}
-
-/** What is available above the retained target, never below zero (exact decimals). */
-function aboveRetained(available: string, retained: string): string {
-  const surplus = new Big(available).minus(new Big(retained));
-  return (surplus.gt(0) ? surplus : new Big(0)).toFixed(2);
 }

@@ -27,3 +27,13 @@ export type PayoutListEntry = Prisma.PayoutListEntryModel
  * 
  */
 export type PayoutBalance = Prisma.PayoutBalanceModel
+/**
+ * Model BalanceTransaction
+ * 
+ */
+export type BalanceTransaction = Prisma.BalanceTransactionModel
+/**
+ * Model Settlement
+ * 
+ */
+export type Settlement = Prisma.SettlementModel

@@ -10,4 +10,6 @@
  */
 export type * from './models/PayoutListEntry.js'
 export type * from './models/PayoutBalance.js'
+export type * from './models/BalanceTransaction.js'
+export type * from './models/Settlement.js'
 export type * from './commonInputTypes.js'

@@ -398,7 +398,9 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 export const ModelName = {
   PayoutListEntry: 'PayoutListEntry',
-  PayoutBalance: 'PayoutBalance'
+  PayoutBalance: 'PayoutBalance',
+  BalanceTransaction: 'BalanceTransaction',
+  Settlement: 'Settlement'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -414,7 +416,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "payoutListEntry" | "payoutBalance"
+    modelProps: "payoutListEntry" | "payoutBalance" | "balanceTransaction" | "settlement"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -566,6 +568,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    BalanceTransaction: {
+      payload: Prisma.$BalanceTransactionPayload<ExtArgs>
+      fields: Prisma.BalanceTransactionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.BalanceTransactionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.BalanceTransactionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>
+        }
+        findFirst: {
+          args: Prisma.BalanceTransactionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.BalanceTransactionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>
+        }
+        findMany: {
+          args: Prisma.BalanceTransactionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>[]
+        }
+        create: {
+          args: Prisma.BalanceTransactionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>
+        }
+        createMany: {
+          args: Prisma.BalanceTransactionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.BalanceTransactionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>[]
+        }
+        delete: {
+          args: Prisma.BalanceTransactionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>
+        }
+        update: {
+          args: Prisma.BalanceTransactionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>
+        }
+        deleteMany: {
+          args: Prisma.BalanceTransactionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.BalanceTransactionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.BalanceTransactionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>[]
+        }
+        upsert: {
+          args: Prisma.BalanceTransactionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BalanceTransactionPayload>
+        }
+        aggregate: {
+          args: Prisma.BalanceTransactionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateBalanceTransaction>
+        }
+        groupBy: {
+          args: Prisma.BalanceTransactionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BalanceTransactionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.BalanceTransactionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BalanceTransactionCountAggregateOutputType> | number
+        }
+      }
+    }
+    Settlement: {
+      payload: Prisma.$SettlementPayload<ExtArgs>
+      fields: Prisma.SettlementFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SettlementFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SettlementFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>
+        }
+        findFirst: {
+          args: Prisma.SettlementFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SettlementFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>
+        }
+        findMany: {
+          args: Prisma.SettlementFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>[]
+        }
+        create: {
+          args: Prisma.SettlementCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>
+        }
+        createMany: {
+          args: Prisma.SettlementCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SettlementCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>[]
+        }
+        delete: {
+          args: Prisma.SettlementDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>
+        }
+        update: {
+          args: Prisma.SettlementUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>
+        }
+        deleteMany: {
+          args: Prisma.SettlementDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SettlementUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SettlementUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>[]
+        }
+        upsert: {
+          args: Prisma.SettlementUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SettlementPayload>
+        }
+        aggregate: {
+          args: Prisma.SettlementAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSettlement>
+        }
+        groupBy: {
+          args: Prisma.SettlementGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SettlementGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SettlementCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SettlementCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -645,6 +795,12 @@ export const PayoutBalanceScalarFieldEnum = {
   customerPayoutsSettled: 'customerPayoutsSettled',
   merchantSettlementHolds: 'merchantSettlementHolds',
   retainedTarget: 'retainedTarget',
+  pending: 'pending',
+  grossProceeds: 'grossProceeds',
+  processingFees: 'processingFees',
+  maturedProceeds: 'maturedProceeds',
+  operatorCredits: 'operatorCredits',
+  settlementsPaid: 'settlementsPaid',
   feePerPayout: 'feePerPayout',
   minPayout: 'minPayout',
   maxPayout: 'maxPayout',
@@ -654,6 +810,53 @@ export const PayoutBalanceScalarFieldEnum = {
 } as const
 
 export type PayoutBalanceScalarFieldEnum = (typeof PayoutBalanceScalarFieldEnum)[keyof typeof PayoutBalanceScalarFieldEnum]
+
+
+export const BalanceTransactionScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  environment: 'environment',
+  currency: 'currency',
+  ledgerVersion: 'ledgerVersion',
+  eventRow: 'eventRow',
+  type: 'type',
+  amount: 'amount',
+  fee: 'fee',
+  net: 'net',
+  status: 'status',
+  availableOn: 'availableOn',
+  orderId: 'orderId',
+  payoutId: 'payoutId',
+  settlementId: 'settlementId',
+  description: 'description',
+  runningPending: 'runningPending',
+  runningAvailable: 'runningAvailable',
+  runningCustomerPayoutHolds: 'runningCustomerPayoutHolds',
+  runningMerchantSettlementHolds: 'runningMerchantSettlementHolds',
+  includedInSettlement: 'includedInSettlement',
+  createdAt: 'createdAt'
+} as const
+
+export type BalanceTransactionScalarFieldEnum = (typeof BalanceTransactionScalarFieldEnum)[keyof typeof BalanceTransactionScalarFieldEnum]
+
+
+export const SettlementScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  environment: 'environment',
+  currency: 'currency',
+  ledgerVersion: 'ledgerVersion',
+  amount: 'amount',
+  status: 'status',
+  failureReason: 'failureReason',
+  trigger: 'trigger',
+  retainedTarget: 'retainedTarget',
+  createdAt: 'createdAt',
+  paidAt: 'paidAt',
+  failedAt: 'failedAt'
+} as const
+
+export type SettlementScalarFieldEnum = (typeof SettlementScalarFieldEnum)[keyof typeof SettlementScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -746,6 +949,20 @@ export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel
  * Reference to a field of type 'DateTime[]'
  */
 export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime[]'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt'
+ */
+export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt[]'
+ */
+export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
     
 
 
@@ -915,6 +1132,8 @@ export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaC
 export type GlobalOmitConfig = {
   payoutListEntry?: Prisma.PayoutListEntryOmit
   payoutBalance?: Prisma.PayoutBalanceOmit
+  balanceTransaction?: Prisma.BalanceTransactionOmit
+  settlement?: Prisma.SettlementOmit
 }
 
 /* Types for Logging */

@@ -52,7 +52,9 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   PayoutListEntry: 'PayoutListEntry',
-  PayoutBalance: 'PayoutBalance'
+  PayoutBalance: 'PayoutBalance',
+  BalanceTransaction: 'BalanceTransaction',
+  Settlement: 'Settlement'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -111,6 +113,12 @@ export const PayoutBalanceScalarFieldEnum = {
   customerPayoutsSettled: 'customerPayoutsSettled',
   merchantSettlementHolds: 'merchantSettlementHolds',
   retainedTarget: 'retainedTarget',
+  pending: 'pending',
+  grossProceeds: 'grossProceeds',
+  processingFees: 'processingFees',
+  maturedProceeds: 'maturedProceeds',
+  operatorCredits: 'operatorCredits',
+  settlementsPaid: 'settlementsPaid',
   feePerPayout: 'feePerPayout',
   minPayout: 'minPayout',
   maxPayout: 'maxPayout',
@@ -120,6 +128,53 @@ export const PayoutBalanceScalarFieldEnum = {
 } as const
 
 export type PayoutBalanceScalarFieldEnum = (typeof PayoutBalanceScalarFieldEnum)[keyof typeof PayoutBalanceScalarFieldEnum]
+
+
+export const BalanceTransactionScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  environment: 'environment',
+  currency: 'currency',
+  ledgerVersion: 'ledgerVersion',
+  eventRow: 'eventRow',
+  type: 'type',
+  amount: 'amount',
+  fee: 'fee',
+  net: 'net',
+  status: 'status',
+  availableOn: 'availableOn',
+  orderId: 'orderId',
+  payoutId: 'payoutId',
+  settlementId: 'settlementId',
+  description: 'description',
+  runningPending: 'runningPending',
+  runningAvailable: 'runningAvailable',
+  runningCustomerPayoutHolds: 'runningCustomerPayoutHolds',
+  runningMerchantSettlementHolds: 'runningMerchantSettlementHolds',
+  includedInSettlement: 'includedInSettlement',
+  createdAt: 'createdAt'
+} as const
+
+export type BalanceTransactionScalarFieldEnum = (typeof BalanceTransactionScalarFieldEnum)[keyof typeof BalanceTransactionScalarFieldEnum]
+
+
+export const SettlementScalarFieldEnum = {
+  id: 'id',
+  accountId: 'accountId',
+  environment: 'environment',
+  currency: 'currency',
+  ledgerVersion: 'ledgerVersion',
+  amount: 'amount',
+  status: 'status',
+  failureReason: 'failureReason',
+  trigger: 'trigger',
+  retainedTarget: 'retainedTarget',
+  createdAt: 'createdAt',
+  paidAt: 'paidAt',
+  failedAt: 'failedAt'
+} as const
+
+export type SettlementScalarFieldEnum = (typeof SettlementScalarFieldEnum)[keyof typeof SettlementScalarFieldEnum]
 
 
 export const SortOrder = {

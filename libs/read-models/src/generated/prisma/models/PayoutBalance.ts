@@ -34,6 +34,12 @@ export type PayoutBalanceAvgAggregateOutputType = {
   customerPayoutsSettled: runtime.Decimal | null
   merchantSettlementHolds: runtime.Decimal | null
   retainedTarget: runtime.Decimal | null
+  pending: runtime.Decimal | null
+  grossProceeds: runtime.Decimal | null
+  processingFees: runtime.Decimal | null
+  maturedProceeds: runtime.Decimal | null
+  operatorCredits: runtime.Decimal | null
+  settlementsPaid: runtime.Decimal | null
   feePerPayout: runtime.Decimal | null
   minPayout: runtime.Decimal | null
   maxPayout: runtime.Decimal | null
@@ -49,6 +55,12 @@ export type PayoutBalanceSumAggregateOutputType = {
   customerPayoutsSettled: runtime.Decimal | null
   merchantSettlementHolds: runtime.Decimal | null
   retainedTarget: runtime.Decimal | null
+  pending: runtime.Decimal | null
+  grossProceeds: runtime.Decimal | null
+  processingFees: runtime.Decimal | null
+  maturedProceeds: runtime.Decimal | null
+  operatorCredits: runtime.Decimal | null
+  settlementsPaid: runtime.Decimal | null
   feePerPayout: runtime.Decimal | null
   minPayout: runtime.Decimal | null
   maxPayout: runtime.Decimal | null
@@ -67,6 +79,12 @@ export type PayoutBalanceMinAggregateOutputType = {
   customerPayoutsSettled: runtime.Decimal | null
   merchantSettlementHolds: runtime.Decimal | null
   retainedTarget: runtime.Decimal | null
+  pending: runtime.Decimal | null
+  grossProceeds: runtime.Decimal | null
+  processingFees: runtime.Decimal | null
+  maturedProceeds: runtime.Decimal | null
+  operatorCredits: runtime.Decimal | null
+  settlementsPaid: runtime.Decimal | null
   feePerPayout: runtime.Decimal | null
   minPayout: runtime.Decimal | null
   maxPayout: runtime.Decimal | null
@@ -86,6 +104,12 @@ export type PayoutBalanceMaxAggregateOutputType = {
   customerPayoutsSettled: runtime.Decimal | null
   merchantSettlementHolds: runtime.Decimal | null
   retainedTarget: runtime.Decimal | null
+  pending: runtime.Decimal | null
+  grossProceeds: runtime.Decimal | null
+  processingFees: runtime.Decimal | null
+  maturedProceeds: runtime.Decimal | null
+  operatorCredits: runtime.Decimal | null
+  settlementsPaid: runtime.Decimal | null
   feePerPayout: runtime.Decimal | null
   minPayout: runtime.Decimal | null
   maxPayout: runtime.Decimal | null
@@ -105,6 +129,12 @@ export type PayoutBalanceCountAggregateOutputType = {
   customerPayoutsSettled: number
   merchantSettlementHolds: number
   retainedTarget: number
+  pending: number
+  grossProceeds: number
+  processingFees: number
+  maturedProceeds: number
+  operatorCredits: number
+  settlementsPaid: number
   feePerPayout: number
   minPayout: number
   maxPayout: number
@@ -123,6 +153,12 @@ export type PayoutBalanceAvgAggregateInputType = {
   customerPayoutsSettled?: true
   merchantSettlementHolds?: true
   retainedTarget?: true
+  pending?: true
+  grossProceeds?: true
+  processingFees?: true
+  maturedProceeds?: true
+  operatorCredits?: true
+  settlementsPaid?: true
   feePerPayout?: true
   minPayout?: true
   maxPayout?: true
@@ -138,6 +174,12 @@ export type PayoutBalanceSumAggregateInputType = {
   customerPayoutsSettled?: true
   merchantSettlementHolds?: true
   retainedTarget?: true
+  pending?: true
+  grossProceeds?: true
+  processingFees?: true
+  maturedProceeds?: true
+  operatorCredits?: true
+  settlementsPaid?: true
   feePerPayout?: true
   minPayout?: true
   maxPayout?: true
@@ -156,6 +198,12 @@ export type PayoutBalanceMinAggregateInputType = {
   customerPayoutsSettled?: true
   merchantSettlementHolds?: true
   retainedTarget?: true
+  pending?: true
+  grossProceeds?: true
+  processingFees?: true
+  maturedProceeds?: true
+  operatorCredits?: true
+  settlementsPaid?: true
   feePerPayout?: true
   minPayout?: true
   maxPayout?: true
@@ -175,6 +223,12 @@ export type PayoutBalanceMaxAggregateInputType = {
   customerPayoutsSettled?: true
   merchantSettlementHolds?: true
   retainedTarget?: true
+  pending?: true
+  grossProceeds?: true
+  processingFees?: true
+  maturedProceeds?: true
+  operatorCredits?: true
+  settlementsPaid?: true
   feePerPayout?: true
   minPayout?: true
   maxPayout?: true
@@ -194,6 +248,12 @@ export type PayoutBalanceCountAggregateInputType = {
   customerPayoutsSettled?: true
   merchantSettlementHolds?: true
   retainedTarget?: true
+  pending?: true
+  grossProceeds?: true
+  processingFees?: true
+  maturedProceeds?: true
+  operatorCredits?: true
+  settlementsPaid?: true
   feePerPayout?: true
   minPayout?: true
   maxPayout?: true
@@ -300,6 +360,12 @@ export type PayoutBalanceGroupByOutputType = {
   customerPayoutsSettled: runtime.Decimal
   merchantSettlementHolds: runtime.Decimal
   retainedTarget: runtime.Decimal
+  pending: runtime.Decimal
+  grossProceeds: runtime.Decimal
+  processingFees: runtime.Decimal
+  maturedProceeds: runtime.Decimal
+  operatorCredits: runtime.Decimal
+  settlementsPaid: runtime.Decimal
   feePerPayout: runtime.Decimal | null
   minPayout: runtime.Decimal | null
   maxPayout: runtime.Decimal | null
@@ -342,6 +408,12 @@ export type PayoutBalanceWhereInput = {
   customerPayoutsSettled?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -361,6 +433,12 @@ export type PayoutBalanceOrderByWithRelationInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrderInput | Prisma.SortOrder
   minPayout?: Prisma.SortOrderInput | Prisma.SortOrder
   maxPayout?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -370,7 +448,7 @@ export type PayoutBalanceOrderByWithRelationInput = {
 }
 
 export type PayoutBalanceWhereUniqueInput = Prisma.AtLeast<{
-  accountId_environment?: Prisma.PayoutBalanceAccountIdEnvironmentCompoundUniqueInput
+  accountId_environment_currency?: Prisma.PayoutBalanceAccountIdEnvironmentCurrencyCompoundUniqueInput
   AND?: Prisma.PayoutBalanceWhereInput | Prisma.PayoutBalanceWhereInput[]
   OR?: Prisma.PayoutBalanceWhereInput[]
   NOT?: Prisma.PayoutBalanceWhereInput | Prisma.PayoutBalanceWhereInput[]
@@ -384,13 +462,19 @@ export type PayoutBalanceWhereUniqueInput = Prisma.AtLeast<{
   customerPayoutsSettled?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxOpenExposure?: Prisma.DecimalNullableFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPendingPerCustomer?: Prisma.IntNullableFilter<"PayoutBalance"> | number | null
   updatedAt?: Prisma.DateTimeFilter<"PayoutBalance"> | Date | string
-}, "accountId_environment">
+}, "accountId_environment_currency">
 
 export type PayoutBalanceOrderByWithAggregationInput = {
   accountId?: Prisma.SortOrder
@@ -403,6 +487,12 @@ export type PayoutBalanceOrderByWithAggregationInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrderInput | Prisma.SortOrder
   minPayout?: Prisma.SortOrderInput | Prisma.SortOrder
   maxPayout?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -430,6 +520,12 @@ export type PayoutBalanceScalarWhereWithAggregatesInput = {
   customerPayoutsSettled?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.DecimalNullableWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.DecimalNullableWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.DecimalNullableWithAggregatesFilter<"PayoutBalance"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -449,6 +545,12 @@ export type PayoutBalanceCreateInput = {
   customerPayoutsSettled: runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds: runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget: runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -468,6 +570,12 @@ export type PayoutBalanceUncheckedCreateInput = {
   customerPayoutsSettled: runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds: runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget: runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -487,6 +595,12 @@ export type PayoutBalanceUpdateInput = {
   customerPayoutsSettled?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -506,6 +620,12 @@ export type PayoutBalanceUncheckedUpdateInput = {
   customerPayoutsSettled?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -525,6 +645,12 @@ export type PayoutBalanceCreateManyInput = {
   customerPayoutsSettled: runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds: runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget: runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -544,6 +670,12 @@ export type PayoutBalanceUpdateManyMutationInput = {
   customerPayoutsSettled?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -563,6 +695,12 @@ export type PayoutBalanceUncheckedUpdateManyInput = {
   customerPayoutsSettled?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   merchantSettlementHolds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   retainedTarget?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  grossProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  processingFees?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  maturedProceeds?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  operatorCredits?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  settlementsPaid?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   feePerPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   minPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   maxPayout?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -571,9 +709,10 @@ export type PayoutBalanceUncheckedUpdateManyInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type PayoutBalanceAccountIdEnvironmentCompoundUniqueInput = {
+export type PayoutBalanceAccountIdEnvironmentCurrencyCompoundUniqueInput = {
   accountId: string
   environment: string
+  currency: string
 }
 
 export type PayoutBalanceCountOrderByAggregateInput = {
@@ -587,6 +726,12 @@ export type PayoutBalanceCountOrderByAggregateInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrder
   minPayout?: Prisma.SortOrder
   maxPayout?: Prisma.SortOrder
@@ -603,6 +748,12 @@ export type PayoutBalanceAvgOrderByAggregateInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrder
   minPayout?: Prisma.SortOrder
   maxPayout?: Prisma.SortOrder
@@ -621,6 +772,12 @@ export type PayoutBalanceMaxOrderByAggregateInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrder
   minPayout?: Prisma.SortOrder
   maxPayout?: Prisma.SortOrder
@@ -640,6 +797,12 @@ export type PayoutBalanceMinOrderByAggregateInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrder
   minPayout?: Prisma.SortOrder
   maxPayout?: Prisma.SortOrder
@@ -656,6 +819,12 @@ export type PayoutBalanceSumOrderByAggregateInput = {
   customerPayoutsSettled?: Prisma.SortOrder
   merchantSettlementHolds?: Prisma.SortOrder
   retainedTarget?: Prisma.SortOrder
+  pending?: Prisma.SortOrder
+  grossProceeds?: Prisma.SortOrder
+  processingFees?: Prisma.SortOrder
+  maturedProceeds?: Prisma.SortOrder
+  operatorCredits?: Prisma.SortOrder
+  settlementsPaid?: Prisma.SortOrder
   feePerPayout?: Prisma.SortOrder
   minPayout?: Prisma.SortOrder
   maxPayout?: Prisma.SortOrder
@@ -692,6 +861,12 @@ export type PayoutBalanceSelect<ExtArgs extends runtime.Types.Extensions.Interna
   customerPayoutsSettled?: boolean
   merchantSettlementHolds?: boolean
   retainedTarget?: boolean
+  pending?: boolean
+  grossProceeds?: boolean
+  processingFees?: boolean
+  maturedProceeds?: boolean
+  operatorCredits?: boolean
+  settlementsPaid?: boolean
   feePerPayout?: boolean
   minPayout?: boolean
   maxPayout?: boolean
@@ -711,6 +886,12 @@ export type PayoutBalanceSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   customerPayoutsSettled?: boolean
   merchantSettlementHolds?: boolean
   retainedTarget?: boolean
+  pending?: boolean
+  grossProceeds?: boolean
+  processingFees?: boolean
+  maturedProceeds?: boolean
+  operatorCredits?: boolean
+  settlementsPaid?: boolean
   feePerPayout?: boolean
   minPayout?: boolean
   maxPayout?: boolean
@@ -730,6 +911,12 @@ export type PayoutBalanceSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   customerPayoutsSettled?: boolean
   merchantSettlementHolds?: boolean
   retainedTarget?: boolean
+  pending?: boolean
+  grossProceeds?: boolean
+  processingFees?: boolean
+  maturedProceeds?: boolean
+  operatorCredits?: boolean
+  settlementsPaid?: boolean
   feePerPayout?: boolean
   minPayout?: boolean
   maxPayout?: boolean
@@ -749,6 +936,12 @@ export type PayoutBalanceSelectScalar = {
   customerPayoutsSettled?: boolean
   merchantSettlementHolds?: boolean
   retainedTarget?: boolean
+  pending?: boolean
+  grossProceeds?: boolean
+  processingFees?: boolean
+  maturedProceeds?: boolean
+  operatorCredits?: boolean
+  settlementsPaid?: boolean
   feePerPayout?: boolean
   minPayout?: boolean
   maxPayout?: boolean
@@ -757,7 +950,7 @@ export type PayoutBalanceSelectScalar = {
   updatedAt?: boolean
 }
 
-export type PayoutBalanceOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"accountId" | "environment" | "ledgerVersion" | "currency" | "fundsIn" | "available" | "customerPayoutHolds" | "customerPayoutsSettled" | "merchantSettlementHolds" | "retainedTarget" | "feePerPayout" | "minPayout" | "maxPayout" | "maxOpenExposure" | "maxPendingPerCustomer" | "updatedAt", ExtArgs["result"]["payoutBalance"]>
+export type PayoutBalanceOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"accountId" | "environment" | "ledgerVersion" | "currency" | "fundsIn" | "available" | "customerPayoutHolds" | "customerPayoutsSettled" | "merchantSettlementHolds" | "retainedTarget" | "pending" | "grossProceeds" | "processingFees" | "maturedProceeds" | "operatorCredits" | "settlementsPaid" | "feePerPayout" | "minPayout" | "maxPayout" | "maxOpenExposure" | "maxPendingPerCustomer" | "updatedAt", ExtArgs["result"]["payoutBalance"]>
 
 export type $PayoutBalancePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "PayoutBalance"
@@ -773,6 +966,12 @@ export type $PayoutBalancePayload<ExtArgs extends runtime.Types.Extensions.Inter
     customerPayoutsSettled: runtime.Decimal
     merchantSettlementHolds: runtime.Decimal
     retainedTarget: runtime.Decimal
+    pending: runtime.Decimal
+    grossProceeds: runtime.Decimal
+    processingFees: runtime.Decimal
+    maturedProceeds: runtime.Decimal
+    operatorCredits: runtime.Decimal
+    settlementsPaid: runtime.Decimal
     feePerPayout: runtime.Decimal | null
     minPayout: runtime.Decimal | null
     maxPayout: runtime.Decimal | null
@@ -1212,6 +1411,12 @@ export interface PayoutBalanceFieldRefs {
   readonly customerPayoutsSettled: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
   readonly merchantSettlementHolds: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
   readonly retainedTarget: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
+  readonly pending: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
+  readonly grossProceeds: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
+  readonly processingFees: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
+  readonly maturedProceeds: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
+  readonly operatorCredits: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
+  readonly settlementsPaid: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
   readonly feePerPayout: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
   readonly minPayout: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
   readonly maxPayout: Prisma.FieldRef<"PayoutBalance", 'Decimal'>
