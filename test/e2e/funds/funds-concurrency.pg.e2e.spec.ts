@@ -94,7 +94,7 @@ describe('the funds flow when several processes move one account’s money at on
 
     const worker = await startApp('worker', env);
     apps.push(worker);
-    await waitFor200(worker, '/health/ready');
+    await waitFor200(worker, '/health');
 
     const processes = Array.from({ length: PROCESSES }, (_, i) =>
       run(
