@@ -200,7 +200,9 @@ export function transactionsOf(streamId: string, event: LedgerEvent, version: nu
           net: money(amount),
           status: 'available',
           settlementId,
-          includedInSettlement: settlementId,
+          // The returned money is available again: the next settlement takes it, so each
+          // settlement's rows net to minus what it kept back (the retained target).
+          includedInSettlement: null,
           description: `Settlement ${settlementId} failed: ${reason}`,
           effect: { ...NO_RUNNING, available: amount, settlementHolds: amount.neg() },
         }),
