@@ -55,12 +55,13 @@ describe.each(testBackends())('settlement commands and runs on $name', (backend)
         started: null,
       });
       const funded = await app.fundedLedger('5.00');
+      // A day's id, run by the operator (the nightly run leaves a ledger of credits alone).
       const id = dailySettlementId(funded.ledger, '2026-01-01');
       expect(
-        (await app.commands.execute(new StartSettlementCommand(funded.ledger, id, 'daily'))).started,
+        (await app.commands.execute(new StartSettlementCommand(funded.ledger, id, 'manual'))).started,
       ).not.toBeNull();
       await app.commands.execute(new CreditFundsCommand(funded.accountId, 'sandbox', '5.00', 'more'));
-      expect(await app.commands.execute(new StartSettlementCommand(funded.ledger, id, 'daily'))).toEqual({
+      expect(await app.commands.execute(new StartSettlementCommand(funded.ledger, id, 'manual'))).toEqual({
         started: null,
       });
     });
