@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { CHAIN_SUBSCRIPTION_ID, chainBatch } from '@payouts/audit';
+import { CHAIN_BATCH_SIZE, CHAIN_POLL_MIN_MS, CHAIN_SUBSCRIPTION_ID, chainBatch } from '@payouts/audit';
 import type { AppConfig } from '@payouts/config';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
 import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
@@ -23,15 +23,15 @@ export class ChainKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     this.subscription = this.store.subscribe({
       subscriptionId: CHAIN_SUBSCRIPTION_ID,
-      pollIntervalMs: this.config.projectorPollMs,
+      pollIntervalMs: Math.max(this.config.projectorPollMs, CHAIN_POLL_MIN_MS),
       // Larger batches than the projector's: a link is a hash and one row, and catching up on a
       // long log (first start after the upgrade) should not take one transaction per 100 events.
-      batchSize: 1_000,
+      batchSize: CHAIN_BATCH_SIZE,
+      // In the embedded start the store shares the process: without this, every create would
+      // wake the keeper for a batch of one on the single embedded connection.
+      wakeOnAppend: false,
       handle: async (events, tx) => {
-        await chainBatch(
-          tx,
-          events.map((event) => event.globalPosition),
-        );
+        await chainBatch(tx, events);
       },
     });
     this.logger.log('chaining the event feed');

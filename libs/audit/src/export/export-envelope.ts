@@ -33,7 +33,7 @@ type ExportRow = AuditEventRow & { seq: string | null; link: string | null; prev
 const EXPORT_PAGE_SQL = `SELECT ${AUDIT_EVENT_COLUMNS}, c.seq::text AS seq, c.link,
     CASE WHEN c.seq = 1 THEN repeat('0', 64) ELSE p.link END AS previous
   FROM events e
-  LEFT JOIN event_chain c ON c.global_position = e.global_position
+  LEFT JOIN event_chain c ON c.transaction_id = e.transaction_id AND c.global_position = e.global_position
   LEFT JOIN event_chain p ON p.seq = c.seq - 1
   WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
     AND e.transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))

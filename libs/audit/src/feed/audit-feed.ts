@@ -85,16 +85,6 @@ export async function* auditFeed(
   }
 }
 
-/** The events at these positions, in feed order (the chain keeper's batch, re-read for microseconds). */
-export async function auditEventsAt(db: SqlQueryable, positions: readonly string[]): Promise<AuditEvent[]> {
-  const { rows } = await db.query<AuditEventRow>(
-    `SELECT ${AUDIT_EVENT_COLUMNS} FROM events e WHERE e.global_position = ANY($1::bigint[])
-     ORDER BY e.transaction_id, e.global_position`,
-    [positions],
-  );
-  return rows.map(toAuditEvent);
-}
-
 /** Feed order of two keys: negative, zero or positive. */
 export function compareFeedKeys(a: FeedKey, b: FeedKey): number {
   const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];

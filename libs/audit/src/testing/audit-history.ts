@@ -220,11 +220,7 @@ export async function chainEverything(store: EventStore): Promise<void> {
   const subscription = store.subscribe({
     subscriptionId: CHAIN_SUBSCRIPTION_ID,
     pollIntervalMs: 5,
-    handle: async (events, tx) =>
-      void (await chainBatch(
-        tx,
-        events.map((event) => event.globalPosition),
-      )),
+    handle: async (events, tx) => void (await chainBatch(tx, events)),
   });
   try {
     await subscription.caughtUp();
