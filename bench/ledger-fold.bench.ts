@@ -57,7 +57,13 @@ function domainRun(open: number): { decideMs: number; replayMs: number; events: 
   });
   run({
     type: 'CreditFunds',
-    data: { accountId: 'acct_bench', environment: 'sandbox', amount: '100000000.00', reference: 'bench', reason: 'bench' },
+    data: {
+      accountId: 'acct_bench',
+      environment: 'sandbox',
+      amount: '100000000.00',
+      reference: 'bench',
+      reason: 'bench',
+    },
   });
   const start = performance.now();
   for (let i = 0; i < PAYOUTS; i += 1) {
