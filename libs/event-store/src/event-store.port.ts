@@ -102,6 +102,12 @@ export interface SubscribeOptions {
   batchSize?: number;
   /** How often an idle subscription looks for new events; default 50 ms. */
   pollIntervalMs?: number;
+  /**
+   * Whether this store's own appends wake the subscription at once (default true). False for a
+   * subscriber nobody waits on (the audit's chain keeper): it then only polls, in larger batches,
+   * instead of running a batch beside nearly every append of the process.
+   */
+  wakeOnAppend?: boolean;
   /** Aborting stops the subscription, like stop(). */
   signal?: AbortSignal;
 }

@@ -42,6 +42,8 @@ class ConflictSignal extends Error {
  */
 export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<PollingSubscription>();
+  /** Subscriptions that asked not to be woken by appends (wakeOnAppend: false). */
+  private readonly quietSubscriptions = new WeakSet<PollingSubscription>();
   /** The same database, for statements that run on their own (prepared on a server). */
   private readonly statements: SqlQueryable;
 
@@ -94,7 +96,9 @@ export class PostgresEventStore implements EventStore {
         cause: error.cause,
       });
     }
-    for (const subscription of this.subscriptions) subscription.notify();
+    for (const subscription of this.subscriptions) {
+      if (!this.quietSubscriptions.has(subscription)) subscription.notify();
+    }
     return {
       streams: appends.map((append) => ({
         streamId: append.streamId,
@@ -128,6 +132,7 @@ export class PostgresEventStore implements EventStore {
       this.subscriptions.delete(stopped),
     );
     this.subscriptions.add(subscription);
+    if (options.wakeOnAppend === false) this.quietSubscriptions.add(subscription);
     return subscription;
   }
 

@@ -1,0 +1,218 @@
+import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
+import { testBackends, TestDatabase } from '@payouts/testing';
+import { chainLink, GENESIS_LINK } from './chain/chain-link';
+import { chainCheckpoint } from './chain/chain-store';
+import { auditFeed } from './feed/audit-feed';
+import { Finding } from './verify/findings';
+import { verifyLog } from './verify/verify-log';
+import { appendHistory, chainEverything, LEDGER } from './testing/audit-history';
+
+async function verified(
+  db: SqlClient,
+): Promise<{ findings: Finding[]; notYetChained: number; events: number }> {
+  const findings: Finding[] = [];
+  const report = await verifyLog(db, { onFinding: (f) => findings.push(f), batchSize: 7 });
+  return { findings, notYetChained: report.chain.notYetChained, events: report.events };
+}
+
+async function links(db: SqlClient): Promise<{ position: string; seq: string; link: string }[]> {
+  const { rows } = await db.query<{ position: string; seq: string; link: string }>(
+    'SELECT c.global_position::text AS position, c.seq::text AS seq, c.link FROM event_chain c ORDER BY c.seq',
+  );
+  return rows;
+}
+
+async function positionOf(db: SqlClient, streamId: string, version: number): Promise<string> {
+  const { rows } = await db.query<{ p: string }>(
+    'SELECT global_position::text AS p FROM events WHERE stream_id = $1 AND stream_version = $2',
+    [streamId, version],
+  );
+  return rows[0]!.p;
+}
+
+describe.each(testBackends())('the finance audit on $name', (backend) => {
+  let database: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeEach(async () => {
+    database = await backend.open();
+    store = new PostgresEventStore(database.db);
+  });
+  afterEach(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  it('links every event in feed order, and a restarted keeper resumes from its checkpoint', async () => {
+    const written = await appendHistory(store);
+    await chainEverything(store);
+    const first = await links(database.db);
+    expect(first).toHaveLength(written);
+
+    // The stored links are the chain recomputed over the feed, from the genesis link.
+    let previous = GENESIS_LINK;
+    let seq = 0;
+    for await (const event of auditFeed(database.db)) {
+      previous = chainLink(previous, event);
+      seq += 1;
+      expect(first[seq - 1]).toEqual({ position: event.position, seq: String(seq), link: previous });
+    }
+
+    await store.append([
+      {
+        streamId: 'pricing-acc_1-sandbox',
+        streamType: 'pricing',
+        expectedVersion: 0,
+        events: [pricingSet()],
+      },
+    ]);
+    expect((await verified(database.db)).notYetChained).toBe(1);
+    await chainEverything(store); // a new keeper: starts from the stored checkpoint, not from zero
+    const second = await links(database.db);
+    expect(second).toHaveLength(written + 1);
+    expect(second.slice(0, written)).toEqual(first);
+    expect((await chainCheckpoint(database.db)).position).toBe(second[written]!.position);
+    expect(await verified(database.db)).toEqual({ findings: [], notYetChained: 0, events: written + 1 });
+  });
+
+  it('reports an edited, a deleted and an inserted event, each at its position', async () => {
+    await appendHistory(store);
+    await chainEverything(store);
+    const edited = await positionOf(database.db, LEDGER, 2); // FundsCredited
+    const deleted = await positionOf(database.db, LEDGER, 8); // the last ledger event
+    const olderTransaction = await database.db.query<{ t: string }>(
+      `SELECT transaction_id::text AS t FROM events WHERE global_position = $1`,
+      [edited],
+    );
+    // What an attacker with the database's superuser would do.
+    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
+    await database.db.query(
+      `UPDATE events SET data = jsonb_set(data, '{reference}', '"wire-9"') WHERE global_position = $1`,
+      [edited],
+    );
+    await database.db.query('DELETE FROM events WHERE global_position = $1', [deleted]);
+    const inserted = await database.db.query<{ p: string }>(
+      `INSERT INTO events (global_position, transaction_id, event_id, stream_id, stream_type, stream_version,
+                           event_type, schema_version, data)
+       OVERRIDING SYSTEM VALUE
+       VALUES (1000, $1::xid8, gen_random_uuid(), 'ledger-acc_9-sandbox', 'ledger', 1, 'FundsCredited', 2,
+               '{"accountId":"acc_9","environment":"sandbox","amount":"500.00","reference":"x","reason":"x","at":"2026-03-01T12:00:00.000Z"}')
+       RETURNING global_position::text AS p`,
+      [olderTransaction.rows[0]!.t],
+    );
+    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+
+    const { findings } = await verified(database.db);
+    expect(findings.map((f) => [f.kind, f.position, f.streamId])).toEqual([
+      ['edited', edited, LEDGER],
+      ['inserted', inserted.rows[0]!.p, 'ledger-acc_9-sandbox'],
+      ['deleted', deleted, LEDGER],
+    ]);
+  });
+
+  it('reports an overdrawing reservation, an illegal transition and a paid order without proceeds', async () => {
+    await appendHistory(store);
+    // Appended through the store, past every decider: what a bug or a forged write would leave.
+    const forged = await store.append([
+      {
+        streamId: LEDGER,
+        streamType: 'ledger',
+        expectedVersion: 8,
+        events: [
+          {
+            type: 'PayoutFundsReserved',
+            schemaVersion: 1,
+            data: {
+              payoutId: 'po_9',
+              customerKey: 'c',
+              amount: '5000.00',
+              fee: '0.00',
+              total: '5000.00',
+              at: AT,
+            },
+          },
+        ],
+      },
+      {
+        streamId: 'payout-po_2',
+        streamType: 'payout',
+        expectedVersion: 2,
+        events: [
+          {
+            type: 'PayoutPaid',
+            schemaVersion: 1,
+            data: { payoutId: 'po_2', receiptReference: 'r', paidAt: AT },
+          },
+        ],
+      },
+      {
+        streamId: 'order-7',
+        streamType: 'order',
+        expectedVersion: 0,
+        events: [
+          { type: 'OrderCreated', schemaVersion: 1, data: { ...orderData(7) } },
+          {
+            type: 'OrderPaid',
+            schemaVersion: 1,
+            data: {
+              orderId: 7,
+              attempt: 1,
+              instrument: { kind: 'card', brand: 'visa', last4: '4242' },
+              at: AT,
+            },
+          },
+        ],
+      },
+    ]);
+    await chainEverything(store);
+    const at = (streamId: string, version: number) =>
+      forged.events.find((e) => e.streamId === streamId && e.streamVersion === version)!.globalPosition;
+
+    const { findings } = await verified(database.db);
+    expect(findings.map((f) => [f.kind, f.position, f.streamId])).toEqual(
+      expect.arrayContaining([
+        ['ledger_invariant', at(LEDGER, 9), LEDGER],
+        ['illegal_transition', at('payout-po_2', 3), 'payout-po_2'],
+        ['paid_order_without_proceeds', at('order-7', 2), 'order-7'],
+      ]),
+    );
+    expect(findings).toHaveLength(3);
+    expect(findings[0]!.detail).toMatch(/available is -/);
+  });
+});
+
+const AT = '2026-03-01T12:00:00.000Z';
+
+function pricingSet() {
+  const price = { percent: '2.90', fixed: '0.30' };
+  return {
+    type: 'AccountPricingSet',
+    schemaVersion: 1,
+    data: {
+      accountId: 'acc_1',
+      environment: 'sandbox',
+      pricing: { methods: { card: price }, clearingDays: { card: 2 } },
+      at: AT,
+    },
+  };
+}
+
+function orderData(orderId: number) {
+  return {
+    orderId,
+    accountId: 'acc_1',
+    environment: 'sandbox',
+    method: 'card',
+    amount: '10.00',
+    currency: 'USD',
+    customer: 'c',
+    product: 'p',
+    redirectUrl: null,
+    hookUrl: null,
+    credentialId: 'cred_1',
+    pageTokenHash: 'h',
+    createdAt: AT,
+    expiresAt: '2026-03-02T12:00:00.000Z',
+  };
+}

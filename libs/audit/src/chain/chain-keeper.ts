@@ -1,0 +1,79 @@
+import type { SqlQueryable } from '@payouts/database';
+import { chainHead, insertLinks, StoredLink } from './chain-store';
+import { chainLink, GENESIS_LINK } from './chain-link';
+
+/**
+ * Nobody waits on a link the way a merchant waits on a read model, so the keeper looks less often
+ * than the projector: each look is a few statements on the database whatever it finds, and fewer,
+ * larger batches cost the database (which the create path shares) less per event.
+ */
+export const CHAIN_POLL_MIN_MS = 250;
+export const CHAIN_BATCH_SIZE = 1_000;
+
+/** What the keeper needs of a feed event: the event store's RecordedEvent has all of it. */
+export interface FeedEvent {
+  globalPosition: string;
+  transactionId: string;
+  eventId: string;
+  streamId: string;
+  streamType: string;
+  streamVersion: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: unknown;
+}
+
+/**
+ * Links one feed batch (in feed order, as the subscription hands it over) onto the chain, in the
+ * subscription's transaction, so the links and the chain's checkpoint commit together: a batch is
+ * linked once or not at all. Only recorded_at is read again, formatted by the database: the
+ * subscriber's copy is a JavaScript Date, which has no microseconds.
+ */
+export async function chainBatch(tx: SqlQueryable, events: readonly FeedEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const recordedAt = await recordedTimes(
+    tx,
+    events.map((event) => event.globalPosition),
+  );
+  const head = await chainHead(tx);
+  let previous = head.link ?? GENESIS_LINK;
+  let seq = head.seq;
+  const links: StoredLink[] = [];
+  for (const event of events) {
+    const at = recordedAt.get(event.globalPosition);
+    // The feed just handed it out: a missing row means the log changed under us. Stop the line.
+    if (at === undefined) throw new Error(`chain keeper: the event at ${event.globalPosition} vanished`);
+    previous = chainLink(previous, {
+      streamId: event.streamId,
+      streamType: event.streamType,
+      streamVersion: event.streamVersion,
+      eventId: event.eventId,
+      eventType: event.type,
+      schemaVersion: event.schemaVersion,
+      data: event.data,
+      metadata: event.metadata,
+      recordedAt: at,
+    });
+    seq += 1n;
+    links.push({
+      position: event.globalPosition,
+      transactionId: event.transactionId,
+      streamId: event.streamId,
+      seq: String(seq),
+      link: previous,
+    });
+  }
+  await insertLinks(tx, links);
+  return links.length;
+}
+
+async function recordedTimes(tx: SqlQueryable, positions: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await tx.query<{ p: string; at: string }>(
+    `SELECT e.global_position::text AS p,
+            to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+       FROM events e WHERE e.global_position = ANY($1::bigint[])`,
+    [positions],
+  );
+  return new Map(rows.map((row) => [row.p, row.at]));
+}

@@ -1,0 +1,97 @@
+import type { SqlQueryable } from '@payouts/database';
+import { compareFeedKeys, FeedKey, FEED_ORIGIN } from '../feed/audit-feed';
+
+/** The chain keeper's subscription id: its checkpoint is the chain's own, in subscription_checkpoints. */
+export const CHAIN_SUBSCRIPTION_ID = 'event-chain';
+
+export interface StoredLink extends FeedKey {
+  streamId: string;
+  seq: string;
+  link: string;
+}
+
+export interface ChainHead {
+  seq: bigint;
+  link: string | null;
+}
+
+/** The last link written (seq 0 and no link before the first). */
+export async function chainHead(db: SqlQueryable): Promise<ChainHead> {
+  const { rows } = await db.query<{ seq: string; link: string }>(
+    'SELECT c.seq::text AS seq, c.link FROM event_chain c ORDER BY c.seq DESC LIMIT 1',
+  );
+  const row = rows[0];
+  return row ? { seq: BigInt(row.seq), link: row.link } : { seq: 0n, link: null };
+}
+
+export async function insertLinks(tx: SqlQueryable, links: readonly StoredLink[]): Promise<void> {
+  if (links.length === 0) return;
+  await tx.query(
+    `INSERT INTO event_chain (global_position, transaction_id, stream_id, seq, link)
+     SELECT p, t::xid8, i, s, l
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::text[]) AS u(p, t, i, s, l)`,
+    [
+      links.map((l) => l.position),
+      links.map((l) => l.transactionId),
+      links.map((l) => l.streamId),
+      links.map((l) => l.seq),
+      links.map((l) => l.link),
+    ],
+  );
+}
+
+/** How far the chain keeper has linked the feed (FEED_ORIGIN when it never has). */
+export async function chainCheckpoint(db: SqlQueryable): Promise<FeedKey> {
+  const { rows } = await db.query<{ transaction_id: string; position: string }>(
+    `SELECT last_transaction_id::text AS transaction_id, last_position::text AS position
+       FROM subscription_checkpoints WHERE subscription_id = $1`,
+    [CHAIN_SUBSCRIPTION_ID],
+  );
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: row.position } : FEED_ORIGIN;
+}
+
+// Qualified on purpose: an unqualified ORDER BY name is the output column, the text cast.
+const LINK_PAGE_SQL = `SELECT c.global_position::text AS position, c.transaction_id::text AS transaction_id,
+    c.stream_id, c.seq::text AS seq, c.link
+  FROM event_chain c
+  WHERE (c.transaction_id, c.global_position) > ($1::xid8, $2::bigint)
+  ORDER BY c.transaction_id, c.global_position
+  LIMIT $3`;
+
+interface LinkRow {
+  position: string;
+  transaction_id: string;
+  stream_id: string;
+  seq: string;
+  link: string;
+}
+
+/** Every stored link in feed order, a batch at a time. */
+export async function* storedLinks(db: SqlQueryable, batchSize: number): AsyncGenerator<StoredLink> {
+  let cursor: FeedKey = FEED_ORIGIN;
+  for (;;) {
+    const { rows } = await db.query<LinkRow>(LINK_PAGE_SQL, [
+      cursor.transactionId,
+      cursor.position,
+      batchSize,
+    ]);
+    for (const row of rows) {
+      yield {
+        position: row.position,
+        transactionId: row.transaction_id,
+        streamId: row.stream_id,
+        seq: row.seq,
+        link: row.link,
+      };
+    }
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < batchSize) return;
+    cursor = { transactionId: last.transaction_id, position: last.position };
+  }
+}
+
+/** Whether an event at `key` should already have a link. */
+export function isBehindCheckpoint(key: FeedKey, checkpoint: FeedKey): boolean {
+  return compareFeedKeys(key, checkpoint) <= 0;
+}

@@ -1,0 +1,10 @@
+// The finance audit (ARCHITECTURE 8, docs/audit.md): the tamper-evidence chain and its keeper's
+// batch, the verify pass over the whole log, and the public export envelope.
+export * from './chain/canonical-json';
+export * from './chain/chain-link';
+export * from './chain/chain-store';
+export * from './chain/chain-keeper';
+export * from './feed/audit-feed';
+export * from './verify/findings';
+export * from './verify/verify-log';
+export * from './export/export-envelope';

@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chainLink, ExportedEvent } from '@payouts/audit';
+import { migrate, PgliteSqlClient, PostgresSqlClient, SqlClient } from '@payouts/database';
+import { PostgresEventStore, FEED_START } from '@payouts/event-store';
+import { createServerDatabase, testBackends } from '@payouts/testing';
+import { appendHistory, chainEverything, LEDGER } from '../../../libs/audit/src/testing/audit-history';
+import { DIST } from '../spawn-app';
+
+const MAIN = join(DIST, 'tools', 'audit', 'main.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI as its own process (`npm run build` first), as an auditor runs it. */
+function audit(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A database the CLI can open from another process: a folder for PGlite, a URL for the server. */
+interface CliDatabase {
+  env: Record<string, string>;
+  /** Opens it here; the embedded one must be closed again before the CLI runs. */
+  open(): Promise<SqlClient>;
+  drop(): Promise<void>;
+}
+
+async function cliDatabase(backend: 'pglite' | 'postgres'): Promise<CliDatabase> {
+  if (backend === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-'));
+    return {
+      env: { DATA_DIR: dir },
+      open: () => PgliteSqlClient.open(join(dir, 'pglite')),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const server = await createServerDatabase();
+  return {
+    env: { DATABASE_URL: server.url },
+    open: async () => new PostgresSqlClient({ connectionString: server.url, maxConnections: 4 }),
+    drop: server.drop,
+  };
+}
+
+async function using<T>(database: CliDatabase, work: (db: SqlClient) => Promise<T>): Promise<T> {
+  const db = await database.open();
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+describe.each(testBackends().map((b) => b.name))('npm run audit on %s', (backend) => {
+  let database: CliDatabase;
+  let written: number;
+
+  beforeAll(async () => {
+    database = await cliDatabase(backend);
+    written = await using(database, async (db) => {
+      await migrate(db);
+      const store = new PostgresEventStore(db);
+      const count = await appendHistory(store);
+      await chainEverything(store);
+      await store.close();
+      return count;
+    });
+  });
+  afterAll(() => database.drop());
+
+  it('verify exits 0 on a clean log and sums up what it checked', async () => {
+    const run = await audit(['verify'], database.env);
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.stdout).not.toMatch(/^finding/m);
+    expect(run.stdout).toMatch(
+      new RegExp(`^summary: ${written} events in \\d+ streams checked .* events/s\\); 0 finding`, 'm'),
+    );
+  });
+
+  it('export writes every event once, in feed order, in envelopes whose links check on their own', async () => {
+    const run = await audit(['export'], database.env);
+    expect(run.code).toBe(0);
+    const exported = lines(run.stdout).map((line) => JSON.parse(line) as ExportedEvent);
+    const feed = await using(database, (db) => new PostgresEventStore(db).readFeed(FEED_START, 1000));
+    expect(exported.map((e) => [e.envelope, String(e.position), e.event_id, e.data])).toEqual(
+      feed.map((e) => ['payouts.event/v1', e.globalPosition, e.eventId, e.data]),
+    );
+    for (const line of exported) {
+      const recomputed = chainLink(line.chain!.previous, {
+        streamId: line.stream_id,
+        streamType: line.stream_type,
+        streamVersion: line.stream_version,
+        eventId: line.event_id,
+        eventType: line.type,
+        schemaVersion: line.schema_version,
+        data: line.data,
+        metadata: line.metadata,
+        recordedAt: line.recorded_at,
+      });
+      expect(recomputed).toBe(line.chain!.link);
+    }
+
+    const fifth = String(exported[4]!.position);
+    const from = await audit(['export', '--from-position', fifth], database.env);
+    expect(lines(from.stdout).map((l) => (JSON.parse(l) as ExportedEvent).position)).toEqual(
+      exported.slice(4).map((e) => e.position),
+    );
+    const after = await audit(['export', `--after-position=${fifth}`], database.env);
+    expect(lines(after.stdout)).toHaveLength(exported.length - 5);
+    expect(await audit(['export', '--from-position', '999999'], database.env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/no event at position 999999/),
+    });
+  });
+
+  it('answers --help with exit 0, and bad arguments, an unknown verb or no database with exit 2', async () => {
+    const help = await audit(['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: npm run audit -- <verb>/);
+    expect((await audit(['verify', '--help'], {})).code).toBe(0);
+    for (const args of [[], ['audit-everything'], ['verify', '--fast'], ['export', '--from-position', 'x']]) {
+      expect({ args, code: (await audit(args, database.env)).code }).toEqual({ args, code: 2 });
+    }
+    expect(await audit(['replay'], database.env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/not yet available/),
+    });
+    expect(await audit(['statement'], database.env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/not yet available/),
+    });
+    const unreachable = await audit(['verify'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(unreachable).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot reach/) });
+  });
+
+  it('verify exits 1 and names the position and stream of an event edited in SQL', async () => {
+    const edited = await using(database, async (db) => {
+      const { rows } = await db.query<{ p: string }>(
+        `SELECT global_position::text AS p FROM events WHERE stream_id = $1 AND stream_version = 2`,
+        [LEDGER],
+      );
+      await db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
+      await db.query(
+        `UPDATE events SET data = jsonb_set(data, '{amount}', '"1000000.00"') WHERE global_position = $1`,
+        [rows[0]!.p],
+      );
+      await db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+      return rows[0]!.p;
+    });
+    const run = await audit(['verify'], database.env);
+    expect(run.code).toBe(1);
+    expect(lines(run.stdout).filter((l) => l.startsWith('finding'))).toEqual([
+      expect.stringMatching(new RegExp(`^finding edited position=${edited} stream=${LEDGER}: `)),
+    ]);
+    expect(run.stdout).toMatch(/1 finding/);
+  });
+});

@@ -1,0 +1,75 @@
+import { EXIT, ExitCode, Output, processOutput, UsageError, Verb } from './cli';
+import { openAuditDatabase } from './database';
+import { EXPORT_VERB } from './verbs/export';
+import { REPLAY_VERB } from './verbs/replay';
+import { STATEMENT_VERB } from './verbs/statement';
+import { VERIFY_VERB } from './verbs/verify';
+
+const VERBS: readonly Verb[] = [VERIFY_VERB, EXPORT_VERB, REPLAY_VERB, STATEMENT_VERB];
+
+export const USAGE = `Finance audit by replay (docs/audit.md). Reads only; never writes to the database.
+
+Usage: npm run audit -- <verb> [options]
+       node dist/tools/audit/main.js <verb> [options]
+
+The database is the service's: DATABASE_URL (a PostgreSQL server), else the embedded database
+under DATA_DIR (default ./.data; stop the service first, or point DATA_DIR at a copy).
+
+Verbs:
+${VERBS.map((verb) => `  ${verb.help.replace(/\n/g, '\n  ')}`).join('\n\n')}
+
+Exit codes: 0 all checks hold (or the verb finished), 1 a finding, 2 could not run
+(bad arguments, database unreachable, not migrated, verb not available).
+Progress goes to stderr on long runs; results to stdout.`;
+
+/** Runs one command line; never throws (every failure is an exit code and a line on stderr). */
+export async function runAudit(
+  argv: readonly string[],
+  output: Output = processOutput,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ExitCode> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    output.progress(USAGE);
+    return EXIT.cannotRun;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    await output.line(USAGE);
+    return EXIT.ok;
+  }
+  const verb = VERBS.find((candidate) => candidate.name === name);
+  if (verb === undefined) {
+    output.progress(`audit: unknown verb ${name} (try --help)`);
+    return EXIT.cannotRun;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    await output.line(verb.help);
+    return EXIT.ok;
+  }
+  try {
+    if (!verb.opensDatabase) return await verb.run(unopened, args, output);
+    const db = await openAuditDatabase(env);
+    try {
+      return await verb.run(db, args, output);
+    } finally {
+      await db.close();
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    output.progress(
+      error instanceof UsageError ? `audit ${name}: ${message}` : `audit ${name} failed: ${message}`,
+    );
+    return EXIT.cannotRun;
+  }
+}
+
+const unopened = {
+  query: () => Promise.reject(new Error('this verb opens no database')),
+  queryPrepared: () => Promise.reject(new Error('this verb opens no database')),
+};
+
+if (require.main === module) {
+  void runAudit(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
