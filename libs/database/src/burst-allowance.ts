@@ -1,0 +1,48 @@
+/** Pressure not seen for this long ends its episode: the next pressure is a new burst. */
+export const BURST_QUIET_MS = 250;
+
+export interface BurstLimits {
+  /** What may be taken while the pressure is young, whatever the measured bound: a burst's size. */
+  readonly floor: number;
+  /** How long pressure counts as a burst; past it, only the measured bound admits. */
+  readonly youngMs: number;
+}
+
+/**
+ * A high floor that holds only for a burst, beside a bound found by measuring (a queue's length,
+ * the commands in flight).
+ *
+ * A burst (a merchant's 500 concurrent creates) comes at once and ends: it finds a bound measured
+ * on a cold or loaded process too small, and must not be refused for it. Sustained overload never
+ * ends: a floor high enough for a burst is, at the rate the process answers, more queue than the
+ * latency goal allows (512 in flight at 3,000 answers/s is 170 ms of waiting). The two differ in
+ * age, so the floor goes with the age of the pressure: from the first arrival that finds the
+ * measured bound taken (the pressure's episode starts), the floor applies for `youngMs`; after
+ * that only the measured bound does, and the excess is refused. The episode ends once no arrival
+ * has found the bound taken for BURST_QUIET_MS (the queue stayed below it), or when its owner says
+ * so (`end`, its queue drained): the next burst gets the floor again. Under sustained overload
+ * nearly every arrival finds the bound taken, so the episode does not end by itself.
+ */
+export class BurstAllowance {
+  private startedAt: number | undefined;
+  private lastPressureAt = 0;
+
+  constructor(
+    private readonly limits: BurstLimits,
+    private readonly now: () => number,
+  ) {}
+
+  /** Whether one more may be let in, `taken` being held now and `measured` the measured bound. */
+  admits(taken: number, measured: number): boolean {
+    if (taken < measured) return true;
+    const now = this.now();
+    if (this.startedAt === undefined || now - this.lastPressureAt > BURST_QUIET_MS) this.startedAt = now;
+    this.lastPressureAt = now;
+    return now - this.startedAt <= this.limits.youngMs && taken < this.limits.floor;
+  }
+
+  /** Ends the episode at once (what it bounded is empty again). */
+  end(): void {
+    this.startedAt = undefined;
+  }
+}
