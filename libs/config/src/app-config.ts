@@ -37,7 +37,7 @@ export interface AppConfig {
   /**
    * Bounds of the process's commands in flight (the admission gate): where the limit starts and
    * returns to, the least it shrinks to while answers are slow, the most it grows to, and the
-   * least let in during a burst's first second whatever the measured limit (at most `max`).
+   * least let in while pressure is young (a burst) whatever the measured limit (at most `max`).
    */
   commandsInFlight: { initial: number; min: number; max: number; burst: number };
   /** Checkout orders (ARCHITECTURE 6): lifetime, amount bounds and the card method's regions. */

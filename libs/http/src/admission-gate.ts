@@ -9,12 +9,13 @@ export interface AdmissionLimits {
    */
   readonly min: number;
   /**
-   * At least this many in flight while the pressure is young (`burstMs`), whatever the measured
-   * limit: a burst this large is always let in (a merchant's 500 concurrent creates), even on a
-   * loaded machine. Never more than `max`.
+   * At least this many in flight while the pressure is young (`burstMs`, or no more arrivals than
+   * this have found the limit taken; `BurstAllowance`), whatever the measured limit: a burst this
+   * large is always let in (a merchant's 500 concurrent creates), even on a loaded machine. Never
+   * more than `max`.
    */
   readonly burst: number;
-  /** How long pressure counts as a burst; after it only the measured limit applies. */
+  /** How long pressure counts as a burst at least; after it, and past `burst` arrivals, only the measured limit applies. */
   readonly burstMs: number;
   readonly max: number;
   /** Commands answered slower than this on average over a window mean too many are in flight. */
@@ -26,11 +27,12 @@ export const ADMISSION_LIMITS: AdmissionLimits = Object.freeze({
   initial: 1024,
   // At the ~3,000 answers/s of one hot account on 2 cores, 128 in flight is about 40 ms of
   // waiting: inside the goal for answered latency under overload (p99 under 250 ms) with room for
-  // the rest of the request. It is the limit's floor only once pressure has lasted past `burstMs`.
+  // the rest of the request. It is the floor once the pressure is no longer young.
   min: 128,
   // A merchant's burst of 500 concurrent creates gets in even when the limit measured on a loaded
-  // machine is lower; held for the pressure's first second only, since 512 in flight under
-  // sustained overload is about 170 ms of waiting before the rest of the request.
+  // machine is lower; held only while the pressure is young (its first second, or its first 512
+  // arrivals past the limit), since 512 in flight under sustained overload is about 170 ms of
+  // waiting before the rest of the request.
   burst: 512,
   burstMs: 1000,
   max: 16_384,
@@ -54,10 +56,11 @@ const INCREASE = 0.05;
  * once, before its body is read (503 overloaded, Retry-After), so what the process lets in is
  * answered in about the target time, and the rest costs it almost nothing.
  *
- * A burst is the exception (`BurstAllowance`): for the first `burstMs` of pressure (arrivals
- * finding the measured limit taken) at least `burst` commands are let in, so a merchant's
- * concurrent creates are never refused for a limit measured on a loaded machine; pressure that
- * lasts longer is sustained overload, and the measured limit alone applies.
+ * A burst is the exception (`BurstAllowance`): while the pressure (arrivals finding the measured
+ * limit taken) is young, under `burstMs` old or no more than `burst` arrivals, at least `burst`
+ * commands are let in, so a merchant's concurrent creates are never refused for a limit measured
+ * on a loaded machine; pressure older and larger than that is sustained overload, and the
+ * measured limit alone applies.
  */
 export class AdmissionGate {
   private inFlight = 0;

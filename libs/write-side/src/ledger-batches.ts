@@ -21,10 +21,11 @@ export interface LedgerBatchLimits {
   readonly minWaiting: number;
   /**
    * Commands a ledger lets wait, whatever its measured rate, while its pressure is young
-   * (`burstMs`): a burst this large always waits its turn.
+   * (`burstMs`, or no more arrivals than this have found the bound taken; `BurstAllowance`): a
+   * burst this large always waits its turn.
    */
   readonly burstWaiting: number;
-  /** How long a ledger's pressure counts as a burst; after it only the measured bound applies. */
+  /** How long a ledger's pressure counts as a burst at least (see `burstWaiting`). */
   readonly burstMs: number;
   /** How long, at the ledger's measured commit rate, the commands let wait may take to commit. */
   readonly maxWaitSeconds: number;
@@ -38,8 +39,9 @@ export const LEDGER_BATCH_LIMITS: LedgerBatchLimits = Object.freeze({
   // overload still commits full batches even when its measured rate has collapsed (a stall).
   minWaiting: 64,
   // A merchant's burst of 500 concurrent creates on one account always waits here, whatever the
-  // measured rate (a cold ledger, a loaded machine); for the pressure's first second only, since
-  // 512 waiting at about 3,000 commits/s is 170 ms, more than sustained overload may cost.
+  // measured rate (a cold ledger, a loaded machine); only while the pressure is young (its first
+  // second, or its first 512 arrivals past the bound), since 512 waiting at about 3,000 commits/s
+  // is 170 ms, more than sustained overload may cost.
   burstWaiting: 512,
   burstMs: 1000,
   // Well inside the goal for answered latency under overload (p99 under 250 ms).
@@ -85,10 +87,10 @@ type RunAlone = (command: unknown, handler: Decides<unknown, unknown>) => Promis
  *   it concerns hears it; a failure of unknown outcome reaches every member as it is.
  *
  * Every ledger queue is bounded: past what the ledger commits in about `maxWaitSeconds` at its
- * measured rate, the next command is refused at once (OverloadedError, nothing started). For the
- * first `burstMs` of a ledger's pressure (arrivals finding that bound taken) the bound is at least
- * `burstWaiting` (`BurstAllowance`): a burst is let wait, sustained overload is not. The pressure
- * ends when the queue drains.
+ * measured rate, the next command is refused at once (OverloadedError, nothing started). While a
+ * ledger's pressure (arrivals finding that bound taken) is young, under `burstMs` old or no more
+ * than `burstWaiting` arrivals, the bound is at least `burstWaiting` (`BurstAllowance`): a burst
+ * is let wait, sustained overload is not. The pressure ends when the queue drains.
  */
 export class LedgerBatches {
   private readonly queues = new Map<string, Waiting[]>();
