@@ -1,4 +1,7 @@
-/** Pressure not seen for this long ends its episode: the next pressure is a new burst. */
+/**
+ * An arrival that finds room under the measured bound ends the episode when none found it taken
+ * for this long: the next pressure is a new burst.
+ */
 export const BURST_QUIET_MS = 250;
 
 export interface BurstLimits {
@@ -22,10 +25,12 @@ export interface BurstLimits {
  * loaded machine reaches the bound spread over more than a second (700 ms was seen with 500
  * creates on 2 busy cores), but is no larger for it, while sustained overload brings that many in
  * a fraction of a second. Once the episode is old, only the measured bound admits, and the excess
- * is refused. The episode ends once no arrival has found the bound taken for BURST_QUIET_MS (what
- * is held stayed below it), or when its owner says so (`end`, its queue drained): the next burst
- * gets the floor again. Under sustained overload nearly every arrival finds the bound taken, so
- * the episode does not end by itself.
+ * is refused. The episode ends when an arrival finds room under the measured bound and none has
+ * found it taken for BURST_QUIET_MS, or when its owner says so (`end`, its queue drained): the
+ * next burst gets the floor again. Under sustained overload nearly every arrival finds the bound
+ * taken, so the episode does not end by itself; nor does it end across a stall of the process
+ * (a long garbage collection, a starved CPU), since the first arrival after it finds the bound
+ * still taken.
  */
 export class BurstAllowance {
   private startedAt: number | undefined;
@@ -40,9 +45,12 @@ export class BurstAllowance {
 
   /** Whether one more may be let in, `taken` being held now and `measured` the measured bound. */
   admits(taken: number, measured: number): boolean {
-    if (taken < measured) return true;
+    if (taken < measured) {
+      if (this.startedAt !== undefined && this.now() - this.lastPressureAt > BURST_QUIET_MS) this.end();
+      return true;
+    }
     const now = this.now();
-    if (this.startedAt === undefined || now - this.lastPressureAt > BURST_QUIET_MS) {
+    if (this.startedAt === undefined) {
       this.startedAt = now;
       this.pressed = 0;
     }

@@ -62,11 +62,13 @@ describe('BurstAllowance', () => {
     expect(burst.admits(held, 64)).toBe(false);
   });
 
-  it('gives the next burst the floor again once the pressure has ended, by a quiet gap or by end()', () => {
+  it('gives the next burst the floor again once the pressure has ended, by room after a quiet gap or by end()', () => {
     const g = allowance();
-    letIn(g.burst, 0, 64, 100);
+    sustain(g, 1_100, 100);
+    expect(g.burst.admits(100, 64)).toBe(false); // the episode is old
     g.later(1_500);
-    // No arrival found the bound taken for 1.5 s: the episode ended, this is a new burst.
+    // No arrival found the bound taken for 1.5 s, and this one finds room: the episode has ended.
+    expect(g.burst.admits(10, 64)).toBe(true);
     expect(letIn(g.burst, 64, 64, 600)).toBe(512 - 64);
 
     sustain(g, 1_010, 100);
@@ -75,12 +77,21 @@ describe('BurstAllowance', () => {
     expect(g.burst.admits(100, 64)).toBe(true);
   });
 
-  it('ends an episode after a quiet gap just longer than BURST_QUIET_MS, not before', () => {
+  it('ends an episode when an arrival finds room after a quiet gap just longer than BURST_QUIET_MS, not before', () => {
     const g = allowance();
     sustain(g, 1_000, 64);
-    g.later(BURST_QUIET_MS); // a gap of exactly the quiet time: the same episode, now 1.25 s old
+    g.later(BURST_QUIET_MS); // room after a gap of exactly the quiet time: the same episode
+    expect(g.burst.admits(63, 64)).toBe(true);
     expect(g.burst.admits(64, 64)).toBe(false);
     g.later(BURST_QUIET_MS + 1);
+    expect(g.burst.admits(63, 64)).toBe(true);
     expect(g.burst.admits(64, 64)).toBe(true);
+  });
+
+  it('does not end an episode across a stall: the first arrival after it finds the bound still taken', () => {
+    const g = allowance();
+    sustain(g, 1_100, 64);
+    g.later(2_000); // nothing ran for 2 s (a starved CPU)
+    expect(g.burst.admits(64, 64)).toBe(false);
   });
 });

@@ -134,15 +134,18 @@ export class LedgerBatches {
   admits(ledgerId: string): boolean {
     const waiting = this.queues.get(ledgerId)?.length ?? 0;
     const measured = this.waitingBound(ledgerId);
+    // A ledger under pressure: its allowance sees every arrival (one finding room may end it).
+    const burst = this.bursts.get(ledgerId);
+    if (burst) return burst.admits(waiting, measured);
     if (waiting < measured) return true;
-    let burst = this.bursts.get(ledgerId);
-    if (!burst) {
-      // No queue, no pressure to remember (a bound of 0 refuses everything, as before).
-      if (waiting === 0) return false;
-      burst = new BurstAllowance({ floor: this.limits.burstWaiting, youngMs: this.limits.burstMs }, this.now);
-      this.bursts.set(ledgerId, burst);
-    }
-    return burst.admits(waiting, measured);
+    // No queue, no pressure to remember (a bound of 0 refuses everything, as before).
+    if (waiting === 0) return false;
+    const started = new BurstAllowance(
+      { floor: this.limits.burstWaiting, youngMs: this.limits.burstMs },
+      this.now,
+    );
+    this.bursts.set(ledgerId, started);
+    return started.admits(waiting, measured);
   }
 
   /** At the measured rate, what commits in `maxWaitSeconds`; never less than `minWaiting`. */
