@@ -38,9 +38,10 @@ export interface AppConfig {
   rateLimit: { perSecond: number; burst: number };
   /**
    * Bounds of the process's commands in flight (the admission gate): where the limit starts and
-   * returns to, the least it shrinks to while answers are slow, and the most it grows to.
+   * returns to, the least it shrinks to while answers are slow, the most it grows to, and the
+   * least let in while pressure is young (a burst) whatever the measured limit (at most `max`).
    */
-  commandsInFlight: { initial: number; min: number; max: number };
+  commandsInFlight: { initial: number; min: number; max: number; burst: number };
   /** Checkout orders (ARCHITECTURE 6): lifetime, amount bounds and the card method's regions. */
   checkout: { orderTtlMs: number; minAmount: string; maxAmount: string; cardRegions: readonly string[] };
   /** SMTP server for e-mail (`smtp://` or `smtps://`, credentials in the URL); unset: the development mailbox folder. */
@@ -284,8 +285,9 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 function commandsInFlight(env: NodeJS.ProcessEnv): AppConfig['commandsInFlight'] {
   const bounds = {
     initial: integer(env, 'COMMANDS_IN_FLIGHT_INITIAL', 1024, 1, 1_000_000),
-    min: integer(env, 'COMMANDS_IN_FLIGHT_MIN', 512, 1, 1_000_000),
+    min: integer(env, 'COMMANDS_IN_FLIGHT_MIN', 128, 1, 1_000_000),
     max: integer(env, 'COMMANDS_IN_FLIGHT_MAX', 16_384, 1, 1_000_000),
+    burst: integer(env, 'COMMANDS_IN_FLIGHT_BURST', 512, 1, 1_000_000),
   };
   if (!(bounds.min <= bounds.initial && bounds.initial <= bounds.max)) {
     throw new ConfigurationError(

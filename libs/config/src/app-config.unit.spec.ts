@@ -10,7 +10,7 @@ describe('configuration from the environment', () => {
       logLevel: 'info',
     });
     expect(config.operatorToken).toBeUndefined();
-    expect(config.commandsInFlight).toEqual({ initial: 1024, min: 512, max: 16_384 });
+    expect(config.commandsInFlight).toEqual({ initial: 1024, min: 128, max: 16_384, burst: 512 });
   });
 
   it.each([
@@ -29,6 +29,7 @@ describe('configuration from the environment', () => {
     [{ COMMANDS_IN_FLIGHT_MIN: '2048' }, /COMMANDS_IN_FLIGHT_MIN <= COMMANDS_IN_FLIGHT_INITIAL/],
     [{ COMMANDS_IN_FLIGHT_MAX: '100' }, /COMMANDS_IN_FLIGHT_MIN <= COMMANDS_IN_FLIGHT_INITIAL/],
     [{ COMMANDS_IN_FLIGHT_INITIAL: '0' }, /COMMANDS_IN_FLIGHT_INITIAL must be between/],
+    [{ COMMANDS_IN_FLIGHT_BURST: '0' }, /COMMANDS_IN_FLIGHT_BURST must be between/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigurationError);
     expect(() => loadConfig(env)).toThrow(message);

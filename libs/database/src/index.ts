@@ -10,6 +10,7 @@ export * from './row-statements';
 export * from './batched-look-ups';
 export * from './one-writer-refusal';
 export * from './overloaded-error';
+export * from './burst-allowance';
 export * from './connection-loss';
 export { ReconnectBackoff } from './reconnect-backoff';
 export * from './planned-row';

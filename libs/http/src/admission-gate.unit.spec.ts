@@ -1,6 +1,15 @@
 import { AdmissionGate, AdmissionLimits } from './admission-gate';
 
-const LIMITS: AdmissionLimits = { initial: 8, min: 4, max: 12, targetMs: 30, windowMs: 100 };
+// No burst allowance above `min` here (burst 4): these tests are about the measured limit alone.
+const LIMITS: AdmissionLimits = {
+  initial: 8,
+  min: 4,
+  burst: 4,
+  burstMs: 1000,
+  max: 12,
+  targetMs: 30,
+  windowMs: 100,
+};
 
 /** A gate on a clock the test moves: each window closes when the clock has moved past it. */
 function gate(limits: AdmissionLimits = LIMITS) {
@@ -60,5 +69,65 @@ describe('AdmissionGate', () => {
     later(101);
     admission.enter(); // timely and refused: grows past initial
     expect(admission.limit).toBe(9);
+  });
+
+  describe('a burst', () => {
+    // The shipped shape, scaled: floor 128 under sustained overload, 512 for a burst's first second.
+    const BURSTY: AdmissionLimits = {
+      initial: 1024,
+      min: 128,
+      burst: 512,
+      burstMs: 1000,
+      max: 16_384,
+      targetMs: 30,
+      windowMs: 100,
+    };
+
+    /** Slow answers for `windows` windows with `held` in flight, each window's answers replaced at once. */
+    function slowWindows(g: ReturnType<typeof gate>, windows: number) {
+      for (let w = 0; w < windows; w += 1) {
+        g.admission.leave(200);
+        g.later(101);
+        g.admission.enter();
+      }
+    }
+
+    it('lets 512 in on a young episode though slow answers have shrunk the measured limit to its floor', () => {
+      const g = gate(BURSTY);
+      g.enter(100);
+      slowWindows(g, 12); // 1024 × 0.75^n reaches the floor of 128
+      expect(g.admission.limit).toBe(128);
+      expect(g.admission.commandsInFlight).toBe(100);
+      // Pressure starts here: the limit of 128 is taken, the burst floor of 512 holds.
+      const answers = g.enter(450);
+      expect(answers.filter(Boolean)).toHaveLength(412);
+      expect(g.admission.commandsInFlight).toBe(512);
+    });
+
+    it('falls to the measured limit after more than a second of sustained pressure, and lets a new burst in once the pressure has ended', () => {
+      const g = gate(BURSTY);
+      g.enter(100);
+      slowWindows(g, 12);
+      expect(g.enter(412).every(Boolean)).toBe(true); // young: up to 512
+      // Sustained: answers keep coming slowly and arrivals keep finding the limit taken.
+      for (let elapsed = 0; elapsed <= 1000; elapsed += 50) {
+        g.later(50);
+        for (let i = 0; i < 10; i += 1) g.admission.leave(200);
+        g.enter(20);
+      }
+      // The episode is over a second old: nothing more in until in flight is below the limit of 128.
+      expect(g.admission.limit).toBe(128);
+      expect(g.enter(5)).toEqual([false, false, false, false, false]);
+      while (g.admission.commandsInFlight > 127) g.admission.leave(200);
+      expect(g.enter(2)).toEqual([true, false]);
+      // Everything answered: the pressure is gone, and the next burst gets 512 again.
+      while (g.admission.commandsInFlight > 0) g.admission.leave(200);
+      expect(g.enter(600).filter(Boolean)).toHaveLength(512);
+    });
+
+    it('never lets more than max in, burst or not', () => {
+      const g = gate({ ...BURSTY, initial: 1, min: 1, max: 1 });
+      expect(g.enter(3)).toEqual([true, false, false]);
+    });
   });
 });

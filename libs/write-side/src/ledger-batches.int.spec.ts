@@ -174,7 +174,15 @@ describe.each(testBackends())('ledger batches on $name', (backend) => {
 
   it('refuses at once, as overloaded and with nothing started, the commands past the bound of its queue', async () => {
     const cache = new AggregateCache();
-    const limits: LedgerBatchLimits = { maxMembers: 1, minWaiting: 3, maxWaitSeconds: 0, maxAttempts: 3 };
+    // No burst allowance above the bound (burstWaiting 3): this test is about the bound itself.
+    const limits: LedgerBatchLimits = {
+      maxMembers: 1,
+      minWaiting: 3,
+      burstWaiting: 3,
+      burstMs: 1000,
+      maxWaitSeconds: 0,
+      maxAttempts: 3,
+    };
     const handler = new TakeHandler(store, cache, 100);
     const locks = new LedgerLocks();
     const batches = new LedgerBatches(

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { OverloadedError } from '@payouts/database';
+import { BurstAllowance, OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamAppend, StreamVersionConflictError } from '@payouts/event-store';
 import { AggregateCache } from './aggregate-cache';
@@ -14,8 +14,19 @@ import type { WritePlan } from './write-plan';
 export interface LedgerBatchLimits {
   /** Commands decided together and committed as one append (32 creates: 65 streams, within 100). */
   readonly maxMembers: number;
-  /** Fewest commands a ledger lets wait whatever its measured rate (a cold start, a quiet account). */
+  /**
+   * Fewest commands a ledger lets wait whatever its measured rate (a cold start, a quiet account,
+   * a stall): the floor under sustained overload.
+   */
   readonly minWaiting: number;
+  /**
+   * Commands a ledger lets wait, whatever its measured rate, while its pressure is young
+   * (`burstMs`, or no more arrivals than this have found the bound taken; `BurstAllowance`): a
+   * burst this large always waits its turn.
+   */
+  readonly burstWaiting: number;
+  /** How long a ledger's pressure counts as a burst at least (see `burstWaiting`). */
+  readonly burstMs: number;
   /** How long, at the ledger's measured commit rate, the commands let wait may take to commit. */
   readonly maxWaitSeconds: number;
   /** Whole-batch attempts after a version conflict (another process wrote the ledger) before each goes alone. */
@@ -24,9 +35,15 @@ export interface LedgerBatchLimits {
 
 export const LEDGER_BATCH_LIMITS: LedgerBatchLimits = Object.freeze({
   maxMembers: 32,
+  // Two full batches: one forming while the one before commits, so a ledger under sustained
+  // overload still commits full batches even when its measured rate has collapsed (a stall).
+  minWaiting: 64,
   // A merchant's burst of 500 concurrent creates on one account always waits here, whatever the
-  // measured rate (a cold ledger, a loaded machine): the bound is for sustained overload.
-  minWaiting: 512,
+  // measured rate (a cold ledger, a loaded machine); only while the pressure is young (its first
+  // second, or its first 512 arrivals past the bound), since 512 waiting at about 3,000 commits/s
+  // is 170 ms, more than sustained overload may cost.
+  burstWaiting: 512,
+  burstMs: 1000,
   // Well inside the goal for answered latency under overload (p99 under 250 ms).
   maxWaitSeconds: 0.1,
   maxAttempts: 3,
@@ -70,11 +87,16 @@ type RunAlone = (command: unknown, handler: Decides<unknown, unknown>) => Promis
  *   it concerns hears it; a failure of unknown outcome reaches every member as it is.
  *
  * Every ledger queue is bounded: past what the ledger commits in about `maxWaitSeconds` at its
- * measured rate, the next command is refused at once (OverloadedError, nothing started).
+ * measured rate, the next command is refused at once (OverloadedError, nothing started). While a
+ * ledger's pressure (arrivals finding that bound taken) is young, under `burstMs` old or no more
+ * than `burstWaiting` arrivals, the bound is at least `burstWaiting` (`BurstAllowance`): a burst
+ * is let wait, sustained overload is not. The pressure ends when the queue drains.
  */
 export class LedgerBatches {
   private readonly queues = new Map<string, Waiting[]>();
   private readonly throughput: LedgerThroughput;
+  /** Per ledger with a queue; gone with its queue (the pressure ends when the queue drains). */
+  private readonly bursts = new Map<string, BurstAllowance>();
 
   constructor(
     private readonly committer: Committer,
@@ -82,6 +104,7 @@ export class LedgerBatches {
     private readonly locks: LedgerLocks,
     private readonly runAlone: RunAlone,
     private readonly limits: LedgerBatchLimits = LEDGER_BATCH_LIMITS,
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.throughput = new LedgerThroughput(limits.maxMembers);
   }
@@ -109,9 +132,23 @@ export class LedgerBatches {
 
   /** Whether a command on the ledger would be let wait now (a caller may ask before any work). */
   admits(ledgerId: string): boolean {
-    return (this.queues.get(ledgerId)?.length ?? 0) < this.waitingBound(ledgerId);
+    const waiting = this.queues.get(ledgerId)?.length ?? 0;
+    const measured = this.waitingBound(ledgerId);
+    // A ledger under pressure: its allowance sees every arrival (one finding room may end it).
+    const burst = this.bursts.get(ledgerId);
+    if (burst) return burst.admits(waiting, measured);
+    if (waiting < measured) return true;
+    // No queue, no pressure to remember (a bound of 0 refuses everything, as before).
+    if (waiting === 0) return false;
+    const started = new BurstAllowance(
+      { floor: this.limits.burstWaiting, youngMs: this.limits.burstMs },
+      this.now,
+    );
+    this.bursts.set(ledgerId, started);
+    return started.admits(waiting, measured);
   }
 
+  /** At the measured rate, what commits in `maxWaitSeconds`; never less than `minWaiting`. */
   private waitingBound(ledgerId: string): number {
     const perSecond = this.throughput.perSecond(ledgerId);
     return Math.max(this.limits.minWaiting, Math.ceil(perSecond * this.limits.maxWaitSeconds));
@@ -124,12 +161,12 @@ export class LedgerBatches {
       const alone = await this.locks.runAll([ledgerId], async () => {
         // Taken under the lock: every command that came while it was awaited joins this batch.
         const batch = queue.splice(0, this.limits.maxMembers);
-        cycleStart ??= performance.now();
+        cycleStart ??= this.now();
         const rest = await this.commitBatch(ledgerId, batch).catch((error: unknown) => {
           for (const member of batch) member.reject(error);
           return [];
         });
-        const end = performance.now();
+        const end = this.now();
         this.throughput.record(ledgerId, end - cycleStart);
         // The next cycle runs from here when commands are waiting already, from its start if not.
         cycleStart = queue.length > 0 ? end : undefined;
@@ -139,6 +176,7 @@ export class LedgerBatches {
         this.runAlone(member.command, member.handler).then(member.resolve, member.reject);
     }
     this.queues.delete(ledgerId);
+    this.bursts.delete(ledgerId);
   }
 
   private async commitBatch(ledgerId: string, batch: readonly Waiting[]): Promise<Waiting[]> {
