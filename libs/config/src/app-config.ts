@@ -284,7 +284,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 function commandsInFlight(env: NodeJS.ProcessEnv): AppConfig['commandsInFlight'] {
   const bounds = {
-    initial: integer(env, 'COMMANDS_IN_FLIGHT_INITIAL', 1024, 1, 1_000_000),
+    initial: integer(env, 'COMMANDS_IN_FLIGHT_INITIAL', 512, 1, 1_000_000),
     min: integer(env, 'COMMANDS_IN_FLIGHT_MIN', 128, 1, 1_000_000),
     max: integer(env, 'COMMANDS_IN_FLIGHT_MAX', 16_384, 1, 1_000_000),
     burst: integer(env, 'COMMANDS_IN_FLIGHT_BURST', 512, 1, 1_000_000),

@@ -10,7 +10,7 @@ describe('configuration from the environment', () => {
       logLevel: 'info',
     });
     expect(config.operatorToken).toBeUndefined();
-    expect(config.commandsInFlight).toEqual({ initial: 1024, min: 128, max: 16_384, burst: 512 });
+    expect(config.commandsInFlight).toEqual({ initial: 512, min: 128, max: 16_384, burst: 512 });
   });
 
   it.each([
