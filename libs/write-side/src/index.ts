@@ -9,3 +9,5 @@ export * from './ledger-locks';
 export { conflictBackoff, MAX_CONFLICT_ATTEMPTS, MAX_CONFLICT_BACKOFF_MS } from './retry-on-conflict';
 export * from './write-side.module';
 export * from './ledger-batches';
+export * from './ledger-command.handler';
+export * from './ledger-decision';

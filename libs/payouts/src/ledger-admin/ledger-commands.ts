@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import { Environment, LedgerLimits } from '@payouts/domain';
+import { Environment, LedgerLimits, ledgerStreamId } from '@payouts/domain';
 
 export interface LedgerCommandResult {
   ledgerVersion: number;
@@ -16,6 +16,10 @@ export class CreditFundsCommand extends Command<LedgerCommandResult> {
   ) {
     super();
   }
+
+  get ledgerStreamId(): string {
+    return ledgerStreamId(this.accountId, this.environment);
+  }
 }
 
 /** Operator: the fee and limits of an account's ledger in one environment. */
@@ -26,5 +30,9 @@ export class SetLedgerLimitsCommand extends Command<LedgerCommandResult> {
     readonly limits: LedgerLimits,
   ) {
     super();
+  }
+
+  get ledgerStreamId(): string {
+    return ledgerStreamId(this.accountId, this.environment);
   }
 }

@@ -1,9 +1,13 @@
 import { Command, CommandHandler } from '@nestjs/cqrs';
 import { decideLedger, LedgerOwner, LedgerState, MAX_MATURED_PER_COMMAND } from '@payouts/domain';
-import { Decision, LoadedAggregate } from '@payouts/write-side';
+import {
+  Decision,
+  LoadedAggregate,
+  LedgerCommandHandler,
+  LedgerCommandOn,
+  ledgerDecision,
+} from '@payouts/write-side';
 import { nextMaturingRow } from '../shared/funds-job-rows';
-import { ledgerDecision } from '../shared/ledger-decision';
-import { LedgerFundsCommand, LedgerFundsHandler } from '../shared/ledger-funds.handler';
 
 export interface MatureProceedsResult {
   /** Payments cleared by this command (at most MAX_MATURED_PER_COMMAND). */
@@ -11,7 +15,7 @@ export interface MatureProceedsResult {
 }
 
 /** The worker: clears the ledger's pending payments whose time has come, a bounded number at once. */
-export class MatureProceedsCommand extends Command<MatureProceedsResult> implements LedgerFundsCommand {
+export class MatureProceedsCommand extends Command<MatureProceedsResult> implements LedgerCommandOn {
   constructor(
     readonly ledgerStreamId: string,
     readonly max: number = MAX_MATURED_PER_COMMAND,
@@ -21,7 +25,7 @@ export class MatureProceedsCommand extends Command<MatureProceedsResult> impleme
 }
 
 @CommandHandler(MatureProceedsCommand)
-export class MatureProceedsHandler extends LedgerFundsHandler<MatureProceedsCommand, MatureProceedsResult> {
+export class MatureProceedsHandler extends LedgerCommandHandler<MatureProceedsCommand, MatureProceedsResult> {
   protected decideOn(
     command: MatureProceedsCommand,
     ledger: LoadedAggregate<LedgerState>,

@@ -1,8 +1,12 @@
 import { Command, CommandHandler } from '@nestjs/cqrs';
 import { decideLedger, formatMoney, LedgerState } from '@payouts/domain';
-import { Decision, LoadedAggregate } from '@payouts/write-side';
-import { ledgerDecision } from '../shared/ledger-decision';
-import { LedgerFundsCommand, LedgerFundsHandler } from '../shared/ledger-funds.handler';
+import {
+  Decision,
+  LoadedAggregate,
+  LedgerCommandHandler,
+  LedgerCommandOn,
+  ledgerDecision,
+} from '@payouts/write-side';
 
 export interface RetainedTargetResult {
   retainedTarget: string;
@@ -13,7 +17,7 @@ export interface RetainedTargetResult {
  * The account administrator: how much of available the automatic settlement leaves on the ledger
  * (for payouts, say). Not a cap on payouts. The amount is refused by the decider when malformed.
  */
-export class SetRetainedTargetCommand extends Command<RetainedTargetResult> implements LedgerFundsCommand {
+export class SetRetainedTargetCommand extends Command<RetainedTargetResult> implements LedgerCommandOn {
   constructor(
     readonly ledgerStreamId: string,
     readonly amount: string,
@@ -23,7 +27,7 @@ export class SetRetainedTargetCommand extends Command<RetainedTargetResult> impl
 }
 
 @CommandHandler(SetRetainedTargetCommand)
-export class SetRetainedTargetHandler extends LedgerFundsHandler<
+export class SetRetainedTargetHandler extends LedgerCommandHandler<
   SetRetainedTargetCommand,
   RetainedTargetResult
 > {

@@ -7,10 +7,14 @@ import {
   SettlementStarted,
   SettlementTrigger,
 } from '@payouts/domain';
-import { Decision, LoadedAggregate } from '@payouts/write-side';
+import {
+  Decision,
+  LoadedAggregate,
+  LedgerCommandHandler,
+  LedgerCommandOn,
+  ledgerDecision,
+} from '@payouts/write-side';
 import { settlementCompletedRow, settlementStartedRow } from '../shared/funds-job-rows';
-import { ledgerDecision } from '../shared/ledger-decision';
-import { LedgerFundsCommand, LedgerFundsHandler } from '../shared/ledger-funds.handler';
 
 /** A settlement this command started; what the run-now answer lists. */
 export interface StartedSettlement {
@@ -31,7 +35,7 @@ export interface StartedSettlement {
  */
 export class StartSettlementCommand
   extends Command<{ started: StartedSettlement | null }>
-  implements LedgerFundsCommand
+  implements LedgerCommandOn
 {
   constructor(
     readonly ledgerStreamId: string,
@@ -43,7 +47,7 @@ export class StartSettlementCommand
 }
 
 @CommandHandler(StartSettlementCommand)
-export class StartSettlementHandler extends LedgerFundsHandler<
+export class StartSettlementHandler extends LedgerCommandHandler<
   StartSettlementCommand,
   { started: StartedSettlement | null }
 > {
@@ -101,7 +105,7 @@ export type SettlementOutcome = { outcome: 'paid' } | { outcome: 'failed'; reaso
  * available). The same answer again changes nothing; the other answer is refused
  * (invalid_transition), an unknown settlement too (not_found).
  */
-export class CompleteSettlementCommand extends Command<{ completed: boolean }> implements LedgerFundsCommand {
+export class CompleteSettlementCommand extends Command<{ completed: boolean }> implements LedgerCommandOn {
   constructor(
     readonly ledgerStreamId: string,
     readonly settlementId: string,
@@ -112,7 +116,7 @@ export class CompleteSettlementCommand extends Command<{ completed: boolean }> i
 }
 
 @CommandHandler(CompleteSettlementCommand)
-export class CompleteSettlementHandler extends LedgerFundsHandler<
+export class CompleteSettlementHandler extends LedgerCommandHandler<
   CompleteSettlementCommand,
   { completed: boolean }
 > {

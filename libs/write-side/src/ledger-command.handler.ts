@@ -9,20 +9,25 @@ import {
 } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
-import { AggregateCache, Decides, Decision, LoadedAggregate, WritePath } from '@payouts/write-side';
+import { AggregateCache } from './aggregate-cache';
+import { LoadedAggregate } from './aggregate-streams';
+import { Decides, Decision } from './decision';
+import { WritePath } from './write-path';
 
-/** A funds-flow command names its ledger by stream id (any account, environment and currency). */
-export interface LedgerFundsCommand {
+/** A command on one ledger names it by stream id (any account, environment and currency). */
+export interface LedgerCommandOn {
   readonly ledgerStreamId: string;
 }
 
 /**
- * A funds-flow command on one ledger: the ledger's lock from the first decision on, the ledger
+ * A command on one ledger (an operator's credit or limits, the dashboard's retained target, the
+ * worker's maturing and settlements): the ledger's lock from the first decision on, the ledger
  * loaded through the aggregate cache, `now` on the ledger's environment's clock (so the sandbox
  * clock matures and settles sandbox ledgers). A subclass only says what the command decides.
+ * Create and Cancel Payout are not among them: they decide a payout beside its ledger.
  */
 @Injectable()
-export abstract class LedgerFundsHandler<Command extends LedgerFundsCommand, Result> implements Decides<
+export abstract class LedgerCommandHandler<Command extends LedgerCommandOn, Result> implements Decides<
   Command,
   Result
 > {

@@ -6,10 +6,12 @@ import {
   LedgerEvent,
   LedgerState,
 } from '@payouts/domain';
-import { Decision, LoadedAggregate, oneStreamDecision } from '@payouts/write-side';
+import { LoadedAggregate } from './aggregate-streams';
+import { Decision } from './decision';
+import { oneStreamDecision } from './one-stream-decision';
 
 /**
- * The Decision of a funds-flow command on one ledger: its events in one append at the version
+ * The Decision of a command on one ledger: its events in one append at the version
  * read, and the work-list rows that follow from the state after them (none when nothing happened).
  */
 export function ledgerDecision<Result>(
