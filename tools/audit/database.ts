@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPLAY_CONNECTIONS } from '@payouts/audit';
 import { ConfigurationError, loadConfig } from '@payouts/config';
 import { DatabaseConfigurationError, openDatabase, SqlClient } from '@payouts/database';
 import { UsageError } from './cli';
@@ -25,14 +26,14 @@ export async function openAuditDatabase(env: NodeJS.ProcessEnv = process.env): P
 /**
  * `replay` writes its scratch schemas, and only those (its statements run with the scratch schema
  * alone on the search path). On a server that takes a second session without the read-only
- * setting, with the same login, which must be allowed to CREATE a schema; one connection, so the
- * projections' prepared statements are parsed once. The embedded database has one connection:
- * there the audit's own client is also the scratch one.
+ * setting, with the same login, which must be allowed to CREATE a schema; as many connections as
+ * the replay projects on at once. The embedded database has one connection: there the audit's own
+ * client is also the scratch one.
  */
 export async function openReplayScratch(env: NodeJS.ProcessEnv, audit: SqlClient): Promise<SqlClient> {
   const { databaseUrl, dataDir } = location(env);
   if (databaseUrl === undefined) return audit;
-  return open({ databaseUrl, dataDir, applicationName: 'audit-replay', maxConnections: 1 });
+  return open({ databaseUrl, dataDir, applicationName: 'audit-replay', maxConnections: REPLAY_CONNECTIONS });
 }
 
 function location(env: NodeJS.ProcessEnv): { databaseUrl: string | undefined; dataDir: string } {

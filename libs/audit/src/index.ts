@@ -11,3 +11,4 @@ export * from './verify/verify-log';
 export * from './export/export-envelope';
 export * from './replay/replay-differences';
 export * from './replay/replay-read-models';
+export { REPLAY_CONNECTIONS } from './replay/projection-batches';

@@ -57,41 +57,62 @@ export async function tableShape(db: SqlQueryable, table: string): Promise<Table
 
 interface KeyedRow {
   key: string[];
-  values: (string | null)[];
+  /** SHA-256 of the row's text: equal rows, equal digests; the columns are read only when they differ. */
+  digest: string;
 }
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const sortable = (k: KeyColumn) => `${ident(k.name)}${k.text ? ' COLLATE "C"' : ''}`;
+const keyBound = (shape: TableShape) => shape.key.map((k, i) => `$${i + 1}::${k.type}`).join(', ');
 
-/** A table's rows in key order, a page at a time: memory stays one page whatever the table's size. */
+/**
+ * A table's rows in key order, a page at a time (memory stays one page whatever the table's
+ * size), the next page read while this one is merged. Each row comes as its key and a digest,
+ * computed by the database, so the rows' values never travel unless they differ.
+ */
 async function* orderedRows(
   db: SqlQueryable,
   schema: string,
   shape: TableShape,
   pageSize: number,
 ): AsyncGenerator<KeyedRow> {
-  const sortable = (k: KeyColumn) => `${ident(k.name)}${k.text ? ' COLLATE "C"' : ''}`;
   const select = [
-    ...shape.key.map((k, i) => `${ident(k.name)}::text AS k${i}`),
-    ...shape.columns.map((c, i) => `${ident(c)}::text AS c${i}`),
+    ...shape.key.map((k, i) => `t.${ident(k.name)}::text AS k${i}`),
+    `encode(sha256(convert_to(t::text, 'UTF8')), 'hex') AS digest`,
   ].join(', ');
-  const from = `FROM ${ident(schema)}.${ident(shape.table)}`;
+  const from = `FROM ${ident(schema)}.${ident(shape.table)} t`;
   const order = `ORDER BY ${shape.key.map(sortable).join(', ')} LIMIT ${pageSize}`;
-  const bound = shape.key.map((k, i) => `$${i + 1}::${k.type}`).join(', ');
-  const firstSql = `SELECT ${select} ${from} ${order}`;
-  const nextSql = `SELECT ${select} ${from} WHERE (${shape.key.map(sortable).join(', ')}) > (${bound}) ${order}`;
-  let after: string[] | null = null;
+  const nextSql = `SELECT ${select} ${from} WHERE (${shape.key.map(sortable).join(', ')}) > (${keyBound(shape)}) ${order}`;
+  type Row = Record<string, string>;
+  let page: Promise<{ rows: Row[] }> = db.query<Row>(`SELECT ${select} ${from} ${order}`);
   for (;;) {
-    const { rows }: { rows: Record<string, string | null>[] } =
-      after === null ? await db.query(firstSql) : await db.query(nextSql, after);
-    for (const row of rows) {
-      yield {
-        key: shape.key.map((_, i) => row[`k${i}`] as string),
-        values: shape.columns.map((_, i) => row[`c${i}`] ?? null),
-      };
-    }
-    if (rows.length < pageSize) return;
-    after = shape.key.map((_, i) => rows[rows.length - 1]![`k${i}`] as string);
+    const { rows } = await page;
+    const last = rows[rows.length - 1];
+    const more = rows.length === pageSize && last !== undefined;
+    if (more)
+      page = db.query<Row>(
+        nextSql,
+        shape.key.map((_, i) => last[`k${i}`]),
+      );
+    for (const row of rows) yield { key: shape.key.map((_, i) => row[`k${i}`]!), digest: row.digest! };
+    if (!more) return;
   }
+}
+
+/** One row's columns as text, by its key. */
+async function rowValues(
+  db: SqlQueryable,
+  schema: string,
+  shape: TableShape,
+  key: string[],
+): Promise<(string | null)[]> {
+  const columns = shape.columns.map((c, i) => `${ident(c)}::text AS c${i}`).join(', ');
+  const where = `(${shape.key.map((k) => ident(k.name)).join(', ')}) = (${keyBound(shape)})`;
+  const { rows } = await db.query<Record<string, string | null>>(
+    `SELECT ${columns} FROM ${ident(schema)}.${ident(shape.table)} WHERE ${where}`,
+    key,
+  );
+  return shape.columns.map((_, i) => rows[0]?.[`c${i}`] ?? null);
 }
 
 /** The order of ORDER BY above: text by its UTF-8 bytes (collation "C"), integers by value. */
@@ -112,8 +133,28 @@ export interface TableComparison {
 
 /**
  * Both copies of one table read side by side in key order and merged: a key on one side only is
- * a missing or extra row; a key on both has each column compared as text.
+ * a missing or extra row; a key on both with different digests has each column compared as text.
  */
+/** The columns of one key whose values differ, each a difference. */
+async function reportColumns(
+  db: SqlQueryable,
+  shape: TableShape,
+  schemas: { replay: string; live: string },
+  key: string[],
+  report: ReportDifference,
+): Promise<void> {
+  const [replayed, live] = [
+    await rowValues(db, schemas.replay, shape, key),
+    await rowValues(db, schemas.live, shape, key),
+  ];
+  shape.columns.forEach((column, i) => {
+    const [liveValue, replayedValue] = [live[i] ?? null, replayed[i] ?? null];
+    if (liveValue !== replayedValue) {
+      report({ kind: 'changed', table: shape.table, key, column, live: liveValue, replayed: replayedValue });
+    }
+  });
+}
+
 export async function compareTable(
   db: SqlQueryable,
   shape: TableShape,
@@ -139,20 +180,7 @@ export async function compareTable(
       report({ kind: 'extra', table: shape.table, key: l.value.key });
       l = await live.next();
     } else if (!r.done && !l.done) {
-      const [replayedRow, liveRow] = [r.value, l.value];
-      shape.columns.forEach((column, i) => {
-        const [liveValue, replayedValue] = [liveRow.values[i] ?? null, replayedRow.values[i] ?? null];
-        if (liveValue !== replayedValue) {
-          report({
-            kind: 'changed',
-            table: shape.table,
-            key: liveRow.key,
-            column,
-            live: liveValue,
-            replayed: replayedValue,
-          });
-        }
-      });
+      if (r.value.digest !== l.value.digest) await reportColumns(db, shape, schemas, l.value.key, report);
       [r, l] = [await replayed.next(), await live.next()];
     }
     if (options.onRows && rows % options.pageSize === 0) options.onRows(rows);

@@ -1,14 +1,14 @@
 import type { SqlClient } from '@payouts/database';
-import { projectReadModels, READ_MODEL_TABLES } from '@payouts/read-models';
+import { READ_MODEL_TABLES } from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
 import { compareTable, tableShape } from './compare-tables';
 import { forEachPinnedPage, PinnedEvent } from './pinned-feed';
+import { projectBatch, REPLAY_CONNECTIONS } from './projection-batches';
 import { ReportDifference } from './replay-differences';
 import {
   analyzeScratch,
   createAndPin,
   dropScratchSchemas,
-  inScratchSchema,
   ScratchSchemas,
   scratchSchemaNames,
 } from './scratch-schemas';
@@ -32,6 +32,8 @@ export interface ReplayOptions {
    * the audit's own sessions are read-only, so the tool opens a second one; default `db` itself.
    */
   scratch?: SqlClient;
+  /** Scratch transactions side by side on a server (its pool must allow as many); default 2. */
+  connections?: number;
   /** Keep both scratch schemas for inspection instead of dropping them at the end. */
   keep?: boolean;
   /** Stops between batches; the scratch schemas are then dropped. */
@@ -41,8 +43,9 @@ export interface ReplayOptions {
 export interface ReplayReport {
   /** Events replayed from position zero: the whole pinned log. */
   events: number;
-  /** Wall time of that replay alone, and of the whole run (copy, replay, comparison). */
+  /** Wall time of that replay alone, of the comparison, and of the whole run (with the copy). */
   replayMs: number;
+  compareMs: number;
   elapsedMs: number;
   /** The last event of the pinned log (the feed position compared at); null for an empty log. */
   end: FeedKey | null;
@@ -81,17 +84,17 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
   let finished = false;
   try {
     const end = await createAndPin(scratch, schemas);
-    const project = (schema: string, events: PinnedEvent[], concurrentStreams: boolean) =>
-      inScratchSchema(scratch, schema, (tx) => projectReadModels(tx, events, { concurrentStreams }));
     const pass = async (
       from: FeedKey,
       phase: ReplayPhase,
+      withEarlier: boolean,
       apply: (events: PinnedEvent[]) => Promise<void>,
     ) => {
       let count = 0;
-      await forEachPinnedPage(db, end.snapshot, from, batchSize, db.kind === 'postgres', async (events) => {
+      const reading = { pageSize: batchSize, readAhead: db.kind === 'postgres', withEarlier };
+      await forEachPinnedPage(db, end.snapshot, from, reading, async ({ events, earlier }) => {
         options.signal?.throwIfAborted();
-        await apply(events);
+        await apply(earlier.length > 0 ? [...earlier, ...events] : events);
         count += events.length;
         options.onProgress?.(phase, count, events[events.length - 1]!.position);
       });
@@ -99,20 +102,27 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
     };
 
     // The copy catches up as the live projector does: stream by stream, in its own batches.
-    const liveCopyEvents = await pass(end.liveCheckpoint, 'live-copy', (events) =>
-      project(schemas.live, events, false),
+    const liveCopyEvents = await pass(end.liveCheckpoint, 'live-copy', false, (events) =>
+      projectBatch(scratch, events, { schema: schemas.live, concurrentStreams: false, connections: 1 }),
     );
     const replayStarted = Date.now();
-    // From zero, as a command's append projects: every stream of a batch at once, new payouts and
-    // ledgers that only moved money one statement each (measured faster; docs/audit.md).
-    const events = await pass(FEED_ORIGIN, 'replay', (batch) => project(schemas.replay, batch, true));
+    // From zero, as commands' appends project: every stream of a batch at once, on several
+    // connections, with the earlier events of its payouts and orders so that each is folded from
+    // its start without reading back (new payouts, and ledgers that only moved money, are then one
+    // statement per batch). Measured about twice as fast as the projector's way (docs/audit.md).
+    const connections = scratch.kind === 'postgres' ? (options.connections ?? REPLAY_CONNECTIONS) : 1;
+    const events = await pass(FEED_ORIGIN, 'replay', true, (batch) =>
+      projectBatch(scratch, batch, { schema: schemas.replay, concurrentStreams: true, connections }),
+    );
     const replayMs = Date.now() - replayStarted;
 
+    const compareStarted = Date.now();
     const compared = await compareAll(scratch, shapes, schemas, options);
     finished = true;
     return {
       events,
       replayMs,
+      compareMs: Date.now() - compareStarted,
       elapsedMs: Date.now() - started,
       end: end.last,
       liveCheckpoint: end.liveCheckpoint,

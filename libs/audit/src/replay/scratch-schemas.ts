@@ -54,9 +54,11 @@ export async function createAndPin(scratch: SqlClient, schemas: ScratchSchemas):
     await tx.query(`SET LOCAL search_path TO ${quoted(schemas.replay)}`);
     for (const schema of [schemas.replay, schemas.live]) {
       await tx.query(`CREATE SCHEMA ${quoted(schema)}`);
+      // Unlogged: scratch rows need no crash safety, and writing no WAL for them is most of the
+      // server's work saved (a crash loses the run, which is then simply run again).
       for (const table of READ_MODEL_TABLES) {
         await tx.query(
-          `CREATE TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL)`,
+          `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL)`,
         );
       }
       // What the projections read when a batch is not enough: the log, never past the pinned end.
