@@ -12,3 +12,4 @@ export * from './export/export-envelope';
 export * from './replay/replay-differences';
 export * from './replay/replay-read-models';
 export { REPLAY_CONNECTIONS } from './replay/projection-batches';
+export { replaySchemasPresent } from './replay/scratch-schemas';
