@@ -25,20 +25,16 @@ export const PINNED_EVENTS_FILTER = (snapshot: string, alias = '') =>
 
 export interface PinnedEvent extends ProjectableEvent, FeedKey {}
 
-interface PinnedEventRow {
-  transaction_id: string;
-  global_position: string;
-  stream_id: string;
-  stream_type: string;
-  stream_version: number;
-  event_type: string;
-  schema_version: number;
-  data: unknown;
-}
+/**
+ * Named as the projections name them, so a row is an event as it comes (no copy per event); the
+ * versions are int4, which both drivers return as numbers.
+ */
+const PINNED_EVENT_COLUMNS = `e.transaction_id::text AS "transactionId", e.global_position::text AS position,
+    e.stream_id AS "streamId", e.stream_type AS "streamType", e.stream_version AS "streamVersion",
+    e.event_type AS type, e.schema_version AS "schemaVersion", e.data`;
 
 // Only what the projections read: the replay's cost is mostly reading and parsing these rows.
-const PINNED_PAGE_SQL = `SELECT e.transaction_id::text AS transaction_id, e.global_position::text AS global_position,
-    e.stream_id, e.stream_type, e.stream_version, e.event_type, e.schema_version, e.data
+const PINNED_PAGE_SQL = `SELECT ${PINNED_EVENT_COLUMNS}
   FROM public.events e
   WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
     AND ${PINNED_EVENTS_FILTER('$3::pg_snapshot', 'e.')}
@@ -52,25 +48,14 @@ export async function pinnedPage(
   after: FeedKey,
   limit: number,
 ): Promise<PinnedEvent[]> {
-  const { rows } = await db.queryPrepared<PinnedEventRow>(PINNED_PAGE_SQL, [
+  const { rows } = await db.queryPrepared<PinnedEvent>(PINNED_PAGE_SQL, [
     after.transactionId,
     after.position,
     snapshot,
     limit,
   ]);
-  return rows.map(toPinnedEvent);
+  return rows;
 }
-
-const toPinnedEvent = (row: PinnedEventRow): PinnedEvent => ({
-  transactionId: row.transaction_id,
-  position: row.global_position,
-  streamId: row.stream_id,
-  streamType: row.stream_type,
-  streamVersion: Number(row.stream_version),
-  type: row.event_type,
-  schemaVersion: Number(row.schema_version),
-  data: row.data,
-});
 
 /**
  * Payouts and orders are read models of one row folded from the whole stream: given a stream from
@@ -80,8 +65,7 @@ const toPinnedEvent = (row: PinnedEventRow): PinnedEvent => ({
  */
 const WHOLE_STREAM_TYPES = [PAYOUT_STREAM_TYPE, ORDER_STREAM_TYPE];
 
-const EARLIER_EVENTS_SQL = `SELECT e.transaction_id::text AS transaction_id, e.global_position::text AS global_position,
-    e.stream_id, e.stream_type, e.stream_version, e.event_type, e.schema_version, e.data
+const EARLIER_EVENTS_SQL = `SELECT ${PINNED_EVENT_COLUMNS}
   FROM unnest($1::text[], $2::integer[]) AS b(stream_id, below)
   JOIN public.events e ON e.stream_id = b.stream_id AND e.stream_version < b.below
   WHERE ${PINNED_EVENTS_FILTER('$3::pg_snapshot', 'e.')}`;
@@ -102,12 +86,12 @@ export async function earlierEvents(
   }
   const later = [...first].filter(([, version]) => version > 1);
   if (later.length === 0) return [];
-  const { rows } = await db.queryPrepared<PinnedEventRow>(EARLIER_EVENTS_SQL, [
+  const { rows } = await db.queryPrepared<PinnedEvent>(EARLIER_EVENTS_SQL, [
     later.map(([streamId]) => streamId),
     later.map(([, version]) => version),
     snapshot,
   ]);
-  return rows.map(toPinnedEvent);
+  return rows;
 }
 
 export interface PinnedPage {
