@@ -4,6 +4,7 @@ export * from './chain/canonical-json';
 export * from './chain/chain-link';
 export * from './chain/chain-store';
 export * from './chain/chain-keeper';
+export * from './chain/chain-alongside';
 export * from './feed/audit-feed';
 export * from './verify/findings';
 export * from './verify/verify-log';
