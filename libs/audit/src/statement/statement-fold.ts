@@ -1,0 +1,300 @@
+import Big from 'big.js';
+import {
+  Environment,
+  evolveLedger,
+  initialLedgerState,
+  LedgerEvent,
+  ledgerBalanceView,
+  LedgerState,
+  ledgerStreamId,
+} from '@payouts/domain';
+import {
+  addRunning,
+  applyLedgerEvent,
+  BalanceRow,
+  balanceRowFigures,
+  emptyBalance,
+  fillReleasesFromBatch,
+  RunningDeltas,
+  toLedgerEvent,
+  TransactionDraft,
+  transactionsOf,
+} from '@payouts/read-models';
+import type { AuditEvent } from '../feed/audit-feed';
+import { Finding, FindingKind, ledgerRefusalKind, messageOf } from '../verify/findings';
+import { FIGURE_NAMES, StatementFigures, StatementLine } from './statement-line';
+import { statementOnlyLine } from './statement-only-lines';
+
+/** One ledger and a time window: `from` inclusive, `to` exclusive (docs/audit.md). */
+export interface StatementRequest {
+  accountId: string;
+  environment: Environment;
+  currency: string;
+  from: Date;
+  to: Date;
+}
+
+/** The statement cannot be trusted past this point: printed as a finding line, exit 1. */
+export class StatementFindingError extends Error {
+  constructor(readonly finding: Finding) {
+    super(finding.detail);
+  }
+}
+
+/**
+ * A statement, one ledger event at a time in stream order. The running figures are the read side's
+ * own arithmetic (the balance transactions of each event, transactionsOf, and the balance row,
+ * applyLedgerEvent), so each movement is the row the projector writes; the domain's fold
+ * (evolveLedger) runs beside it, refuses an event the service could not have written, and gives
+ * the figures opening and closing are checked against. The window is cut at the first event at or
+ * after `from`, and at the first one after that at or after `to`: a contiguous run of the stream,
+ * so opening + the movements = closing whatever the events' times.
+ */
+export class StatementFold {
+  readonly streamId: string;
+  private domain: LedgerState = initialLedgerState();
+  private row: BalanceRow;
+  /** Reservation rows of payouts still open: a release shows its reservation's amount and fee. */
+  private readonly reservations = new Map<string, TransactionDraft>();
+  private phase: 'before' | 'within' | 'closed' = 'before';
+  /** pending + available at the opening, and the nets of the movements since. */
+  private openingMoney = new Big(0);
+  private nets = new Big(0);
+  private lastPosition: string | null = null;
+
+  constructor(private readonly request: StatementRequest) {
+    const { accountId, environment, currency } = request;
+    this.streamId = ledgerStreamId(accountId, environment, currency);
+    this.row = emptyBalance(accountId, environment, currency);
+  }
+
+  /** Past `to`: no later event can change the statement, so the reader stops. */
+  get closed(): boolean {
+    return this.phase === 'closed';
+  }
+
+  /** The lines this event adds: the opening or closing line first when it crosses a cut. */
+  push(stored: AuditEvent): StatementLine[] {
+    if (this.phase === 'closed') return [];
+    const version = this.row.ledger_version + 1;
+    if (stored.streamVersion !== version) {
+      const kind = stored.streamVersion < version ? 'version_duplicate' : 'version_gap';
+      throw this.finding(kind, stored.position, `expected version ${version}, read ${stored.streamVersion}`);
+    }
+    let event: LedgerEvent;
+    try {
+      event = toLedgerEvent({
+        type: stored.eventType,
+        schemaVersion: stored.schemaVersion,
+        data: stored.data,
+      });
+    } catch (error) {
+      throw this.finding(ledgerRefusalKind(error), stored.position, messageOf(error));
+    }
+    const lines: StatementLine[] = [];
+    const at = Date.parse(event.data.at);
+    if (this.phase === 'before' && at >= this.request.from.getTime()) lines.push(this.open());
+    if (this.phase === 'within' && at >= this.request.to.getTime()) return [...lines, this.close()];
+    lines.push(...this.apply(event, version, stored.position));
+    this.lastPosition = stored.position;
+    return lines;
+  }
+
+  /** After the last event: the opening (if no event reached `from`) and the closing line. */
+  finish(): StatementLine[] {
+    const lines: StatementLine[] = [];
+    if (this.phase === 'before') lines.push(this.open());
+    if (this.phase === 'within') lines.push(this.close());
+    return lines;
+  }
+
+  private apply(event: LedgerEvent, version: number, position: string): StatementLine[] {
+    try {
+      this.domain = evolveLedger(this.domain, event);
+    } catch (error) {
+      throw this.finding(ledgerRefusalKind(error), position, messageOf(error));
+    }
+    const within = this.phase === 'within';
+    // Before the window only reservations matter (a release in it shows their amount and fee).
+    const drafts =
+      within || event.type === 'PayoutFundsReserved' ? this.withReservations(event, version) : [];
+    const before = this.row;
+    this.row = applyLedgerEvent(before, event, version);
+    if (!within) return [];
+    const lines =
+      drafts.length > 0 ? this.rowLines(drafts, before, position) : this.otherLine(event, before, position);
+    for (const line of lines) this.nets = this.nets.plus(line.net ?? '0');
+    return lines;
+  }
+
+  /** The event's balance transactions, a release or payment completed from its reservation. */
+  private withReservations(event: LedgerEvent, version: number): TransactionDraft[] {
+    const drafts = transactionsOf(this.streamId, event, version);
+    if (event.type === 'PayoutFundsReserved') {
+      for (const draft of drafts) this.reservations.set(event.data.payoutId, draft);
+      return drafts;
+    }
+    if (event.type !== 'PayoutFundsReleased' && event.type !== 'PayoutFundsSettled') return drafts;
+    const reservation = this.reservations.get(event.data.payoutId);
+    this.reservations.delete(event.data.payoutId);
+    return reservation ? fillReleasesFromBatch([reservation, ...drafts]).slice(1) : drafts;
+  }
+
+  /** One line per balance transaction, its running figures counted as the projector counts them. */
+  private rowLines(drafts: TransactionDraft[], before: BalanceRow, position: string): StatementLine[] {
+    let running = runningOf(before);
+    const lines = drafts.map((draft) => {
+      running = addRunning(running, draft.effect);
+      return this.movement(draft, withRunning(this.row, running));
+    });
+    const expected = runningOf(this.row);
+    const keys = ['pending', 'available', 'holds', 'settlementHolds'] as const;
+    if (keys.some((key) => !running[key].eq(expected[key]))) {
+      throw this.finding(
+        'statement_mismatch',
+        position,
+        "the event's balance transactions do not add up to it",
+      );
+    }
+    return lines;
+  }
+
+  /** An event without balance transactions: its own line when it changes a figure, else none. */
+  private otherLine(event: LedgerEvent, before: BalanceRow, position: string): StatementLine[] {
+    const line = statementOnlyLine(event);
+    if (line) {
+      return [
+        {
+          ...this.blank('movement', event.data.at, this.row.ledger_version),
+          ...line,
+          fee: '0.00',
+          net: '0.00',
+          figures: figuresOf(this.row),
+        },
+      ];
+    }
+    if (sameFigures(figuresOf(before), figuresOf(this.row))) return [];
+    throw this.finding('statement_mismatch', position, `${event.type} moved a figure without a line`);
+  }
+
+  private movement(draft: TransactionDraft, row: BalanceRow): StatementLine {
+    return {
+      kind: 'movement',
+      time: draft.createdAt,
+      ledgerVersion: draft.ledgerVersion,
+      type: draft.type,
+      transactionId: draft.id,
+      currency: this.request.currency,
+      orderId: draft.orderId,
+      payoutId: draft.payoutId,
+      settlementId: draft.settlementId,
+      description: draft.description,
+      amount: draft.amount,
+      fee: draft.fee,
+      net: draft.net,
+      figures: figuresOf(row),
+    };
+  }
+
+  private open(): StatementLine {
+    this.crossCheck('opening');
+    this.phase = 'within';
+    this.openingMoney = new Big(this.row.pending).plus(this.row.available);
+    return this.cut('opening', this.request.from, 'Opening balance');
+  }
+
+  /** Asserts opening + the movements = closing before it prints the closing line. */
+  private close(): StatementLine {
+    this.crossCheck('closing');
+    const money = new Big(this.row.pending).plus(this.row.available);
+    if (!this.openingMoney.plus(this.nets).eq(money)) {
+      throw this.finding(
+        'statement_mismatch',
+        this.lastPosition,
+        `opening pending + available ${this.openingMoney.toFixed(2)} + nets ${this.nets.toFixed(2)} != closing ${money.toFixed(2)}`,
+      );
+    }
+    this.phase = 'closed';
+    return this.cut('closing', this.request.to, 'Closing balance');
+  }
+
+  /** The read side's figures against the domain's own fold of the same events. */
+  private crossCheck(cut: 'opening' | 'closing'): void {
+    const view = ledgerBalanceView(this.domain);
+    const domain: StatementFigures = {
+      pending: view.pending,
+      available_for_new_commitments: view.available,
+      customer_payout_holds: view.customerPayoutHolds,
+      merchant_settlement_holds: view.merchantSettlementHolds,
+      matured: view.matured,
+      customer_payouts_settled: view.customerPayoutsSettled,
+      retained_target: view.retainedTarget,
+      estimated_next_settlement: view.estimatedNextSettlement,
+    };
+    const readSide = figuresOf(this.row);
+    const differ = FIGURE_NAMES.filter((name) => domain[name] !== readSide[name]);
+    if (differ.length === 0) return;
+    const detail = differ.map((name) => `${name} ${readSide[name]} (ledger fold ${domain[name]})`);
+    throw this.finding(
+      'statement_mismatch',
+      this.lastPosition,
+      `${cut} figures differ: ${detail.join(', ')}`,
+    );
+  }
+
+  private cut(kind: 'opening' | 'closing', time: Date, what: string): StatementLine {
+    const line = this.blank(kind, time.toISOString(), this.row.ledger_version);
+    return {
+      ...line,
+      description: `${what} of ${this.streamId} at ${line.time}`,
+      figures: figuresOf(this.row),
+    };
+  }
+
+  private blank(kind: StatementLine['kind'], time: string, ledgerVersion: number): StatementLine {
+    return {
+      kind,
+      time,
+      ledgerVersion,
+      type: null,
+      transactionId: null,
+      currency: this.request.currency,
+      orderId: null,
+      payoutId: null,
+      settlementId: null,
+      description: '',
+      amount: null,
+      fee: null,
+      net: null,
+      figures: figuresOf(this.row),
+    };
+  }
+
+  private finding(kind: FindingKind, position: string | null, detail: string): StatementFindingError {
+    return new StatementFindingError({ kind, position, streamId: this.streamId, detail });
+  }
+}
+
+const runningOf = (row: BalanceRow): RunningDeltas => ({
+  pending: new Big(row.pending),
+  available: new Big(row.available),
+  holds: new Big(row.customer_payout_holds),
+  settlementHolds: new Big(row.merchant_settlement_holds),
+});
+
+/** The balance after the event, with the four running figures as they stand after one of its rows. */
+const withRunning = (row: BalanceRow, running: RunningDeltas): BalanceRow => ({
+  ...row,
+  pending: running.pending.toFixed(2),
+  available: running.available.toFixed(2),
+  customer_payout_holds: running.holds.toFixed(2),
+  merchant_settlement_holds: running.settlementHolds.toFixed(2),
+});
+
+function figuresOf(row: BalanceRow): StatementFigures {
+  const { currency: _currency, funds_in: _fundsIn, ...figures } = balanceRowFigures(row);
+  return figures;
+}
+
+const sameFigures = (a: StatementFigures, b: StatementFigures): boolean =>
+  FIGURE_NAMES.every((name) => a[name] === b[name]);
