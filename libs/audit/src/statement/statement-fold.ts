@@ -115,9 +115,7 @@ export class StatementFold {
       throw this.finding(ledgerRefusalKind(error), position, messageOf(error));
     }
     const within = this.phase === 'within';
-    // Before the window only reservations matter (a release in it shows their amount and fee).
-    const drafts =
-      within || event.type === 'PayoutFundsReserved' ? this.withReservations(event, version) : [];
+    const drafts = this.rowsOf(event, version, within);
     const before = this.row;
     this.row = applyLedgerEvent(before, event, version);
     if (!within) return [];
@@ -127,16 +125,24 @@ export class StatementFold {
     return lines;
   }
 
-  /** The event's balance transactions, a release or payment completed from its reservation. */
-  private withReservations(event: LedgerEvent, version: number): TransactionDraft[] {
-    const drafts = transactionsOf(this.streamId, event, version);
+  /**
+   * The event's balance transactions, a release completed from its reservation. Before the window
+   * only the open reservations are kept (a release in it shows their amount and fee): every
+   * reservation is forgotten when it ends, so they cost memory only while open.
+   */
+  private rowsOf(event: LedgerEvent, version: number, within: boolean): TransactionDraft[] {
     if (event.type === 'PayoutFundsReserved') {
+      const drafts = transactionsOf(this.streamId, event, version);
       for (const draft of drafts) this.reservations.set(event.data.payoutId, draft);
-      return drafts;
+      return within ? drafts : [];
     }
-    if (event.type !== 'PayoutFundsReleased' && event.type !== 'PayoutFundsSettled') return drafts;
+    if (event.type !== 'PayoutFundsReleased' && event.type !== 'PayoutFundsSettled') {
+      return within ? transactionsOf(this.streamId, event, version) : [];
+    }
     const reservation = this.reservations.get(event.data.payoutId);
     this.reservations.delete(event.data.payoutId);
+    if (!within) return [];
+    const drafts = transactionsOf(this.streamId, event, version);
     return reservation ? fillReleasesFromBatch([reservation, ...drafts]).slice(1) : drafts;
   }
 
