@@ -38,8 +38,9 @@ export function statementRecord(line: StatementLine): StatementRecord {
     amount: line.amount,
     fee: line.fee,
     net: line.net,
-    ...line.figures,
-  };
+    // In the columns' order, whatever the order of the figures' keys.
+    ...Object.fromEntries(FIGURE_NAMES.map((name) => [name, line.figures[name]])),
+  } as StatementRecord;
 }
 
 /** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */

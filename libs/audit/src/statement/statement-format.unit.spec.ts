@@ -64,7 +64,8 @@ describe('statement output', () => {
   });
 
   it('writes one JSON object per line with the same keys, money as strings', () => {
-    const text = formatStatementLine({ ...CREDIT, orderId: 1000001 }, 'json');
+    const reordered = Object.fromEntries(Object.entries(FIGURES).reverse()) as typeof FIGURES;
+    const text = formatStatementLine({ ...CREDIT, orderId: 1000001, figures: reordered }, 'json');
     expect(text).not.toMatch(/\n/);
     const parsed = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(parsed)).toEqual([...STATEMENT_COLUMNS]);
