@@ -7,7 +7,6 @@ import {
   CliDatabase,
   fundsFlowEvents,
   testBackends,
-  toNewEvent,
   usingCliDatabase,
 } from '@payouts/testing';
 import { parseCsv } from '../../../libs/audit/src/testing/csv-records';

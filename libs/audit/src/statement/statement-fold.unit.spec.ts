@@ -1,28 +1,14 @@
-import { LEDGER_EVENT_SCHEMA_VERSIONS, LedgerEvent, REASON_NOT_RECORDED } from '@payouts/domain';
+import { LedgerEvent, REASON_NOT_RECORDED } from '@payouts/domain';
 import { fundsFlowEvents } from '@payouts/testing';
 import type { AuditEvent } from '../feed/audit-feed';
+import { storedLedgerEvents } from '../testing/stored-ledger-events';
 import { StatementFindingError, StatementFold, StatementRequest } from './statement-fold';
 import { StatementLine } from './statement-line';
 
 const STREAM = 'ledger-acc_flow-sandbox';
 const T = (minute: number) => `2026-03-10T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
-/** Stored events as the reader hands them over: versions 1, 2, …, positions 101, 102, …. */
-function stored(events: readonly LedgerEvent[], schema?: (e: LedgerEvent) => number): AuditEvent[] {
-  return events.map((event, i) => ({
-    position: String(101 + i),
-    transactionId: String(1000 + i),
-    eventId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-    streamId: STREAM,
-    streamType: 'ledger',
-    streamVersion: i + 1,
-    eventType: event.type,
-    schemaVersion: schema ? schema(event) : LEDGER_EVENT_SCHEMA_VERSIONS[event.type],
-    data: event.data,
-    metadata: {},
-    recordedAt: event.data.at.replace('Z', '123Z'),
-  }));
-}
+const stored = (events: readonly LedgerEvent[]): AuditEvent[] => storedLedgerEvents(STREAM, events);
 
 const request = (from: string, to: string): StatementRequest => ({
   accountId: 'acc_flow',
