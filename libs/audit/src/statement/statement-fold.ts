@@ -4,7 +4,6 @@ import {
   evolveLedger,
   initialLedgerState,
   LedgerEvent,
-  ledgerBalanceView,
   LedgerState,
   ledgerStreamId,
 } from '@payouts/domain';
@@ -12,7 +11,6 @@ import {
   addRunning,
   applyLedgerEvent,
   BalanceRow,
-  balanceRowFigures,
   emptyBalance,
   fillReleasesFromBatch,
   RunningDeltas,
@@ -22,7 +20,8 @@ import {
 } from '@payouts/read-models';
 import type { AuditEvent } from '../feed/audit-feed';
 import { Finding, FindingKind, ledgerRefusalKind, messageOf } from '../verify/findings';
-import { FIGURE_NAMES, StatementFigures, StatementLine } from './statement-line';
+import { differingFigures, figuresOfLedger, figuresOfRow } from './statement-figures';
+import { StatementLine } from './statement-line';
 import { statementOnlyLine } from './statement-only-lines';
 
 /** One ledger and a time window: `from` inclusive, `to` exclusive (docs/audit.md). */
@@ -175,11 +174,11 @@ export class StatementFold {
           ...line,
           fee: '0.00',
           net: '0.00',
-          figures: figuresOf(this.row),
+          figures: figuresOfRow(this.row),
         },
       ];
     }
-    if (sameFigures(figuresOf(before), figuresOf(this.row))) return [];
+    if (differingFigures(figuresOfRow(before), figuresOfRow(this.row)).length === 0) return [];
     throw this.finding('statement_mismatch', position, `${event.type} moved a figure without a line`);
   }
 
@@ -198,7 +197,7 @@ export class StatementFold {
       amount: draft.amount,
       fee: draft.fee,
       net: draft.net,
-      figures: figuresOf(row),
+      figures: figuresOfRow(row),
     };
   }
 
@@ -226,21 +225,11 @@ export class StatementFold {
 
   /** The read side's figures against the domain's own fold of the same events. */
   private crossCheck(cut: 'opening' | 'closing'): void {
-    const view = ledgerBalanceView(this.domain);
-    const domain: StatementFigures = {
-      pending: view.pending,
-      available_for_new_commitments: view.available,
-      customer_payout_holds: view.customerPayoutHolds,
-      merchant_settlement_holds: view.merchantSettlementHolds,
-      matured: view.matured,
-      customer_payouts_settled: view.customerPayoutsSettled,
-      retained_target: view.retainedTarget,
-      estimated_next_settlement: view.estimatedNextSettlement,
-    };
-    const readSide = figuresOf(this.row);
-    const differ = FIGURE_NAMES.filter((name) => domain[name] !== readSide[name]);
-    if (differ.length === 0) return;
-    const detail = differ.map((name) => `${name} ${readSide[name]} (ledger fold ${domain[name]})`);
+    const [readSide, domain] = [figuresOfRow(this.row), figuresOfLedger(this.domain)];
+    const detail = differingFigures(readSide, domain).map(
+      (name) => `${name} ${readSide[name]} (ledger fold ${domain[name]})`,
+    );
+    if (detail.length === 0) return;
     throw this.finding(
       'statement_mismatch',
       this.lastPosition,
@@ -253,7 +242,7 @@ export class StatementFold {
     return {
       ...line,
       description: `${what} of ${this.streamId} at ${line.time}`,
-      figures: figuresOf(this.row),
+      figures: figuresOfRow(this.row),
     };
   }
 
@@ -272,7 +261,7 @@ export class StatementFold {
       amount: null,
       fee: null,
       net: null,
-      figures: figuresOf(this.row),
+      figures: figuresOfRow(this.row),
     };
   }
 
@@ -296,11 +285,3 @@ const withRunning = (row: BalanceRow, running: RunningDeltas): BalanceRow => ({
   customer_payout_holds: running.holds.toFixed(2),
   merchant_settlement_holds: running.settlementHolds.toFixed(2),
 });
-
-function figuresOf(row: BalanceRow): StatementFigures {
-  const { currency: _currency, funds_in: _fundsIn, ...figures } = balanceRowFigures(row);
-  return figures;
-}
-
-const sameFigures = (a: StatementFigures, b: StatementFigures): boolean =>
-  FIGURE_NAMES.every((name) => a[name] === b[name]);
