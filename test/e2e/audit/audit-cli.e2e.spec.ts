@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chainLink, ExportedEvent } from '@payouts/audit';
-import { migrate, PgliteSqlClient, PostgresSqlClient, SqlClient } from '@payouts/database';
+import { migrate } from '@payouts/database';
 import { PostgresEventStore, FEED_START } from '@payouts/event-store';
-import { createServerDatabase, testBackends } from '@payouts/testing';
+import { cliDatabase, CliDatabase, testBackends, usingCliDatabase as using } from '@payouts/testing';
 import { appendHistory, AT, chainEverything, LEDGER } from '../../../libs/audit/src/testing/audit-history';
 import { DIST } from '../spawn-app';
 
@@ -31,40 +29,6 @@ function audit(args: string[], env: Record<string, string>): Promise<Run> {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** A database the CLI can open from another process: a folder for PGlite, a URL for the server. */
-interface CliDatabase {
-  env: Record<string, string>;
-  /** Opens it here; the embedded one must be closed again before the CLI runs. */
-  open(): Promise<SqlClient>;
-  drop(): Promise<void>;
-}
-
-async function cliDatabase(backend: 'pglite' | 'postgres'): Promise<CliDatabase> {
-  if (backend === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'audit-'));
-    return {
-      env: { DATA_DIR: dir },
-      open: () => PgliteSqlClient.open(join(dir, 'pglite')),
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const server = await createServerDatabase();
-  return {
-    env: { DATABASE_URL: server.url },
-    open: async () => new PostgresSqlClient({ connectionString: server.url, maxConnections: 4 }),
-    drop: server.drop,
-  };
-}
-
-async function using<T>(database: CliDatabase, work: (db: SqlClient) => Promise<T>): Promise<T> {
-  const db = await database.open();
-  try {
-    return await work(db);
-  } finally {
-    await db.close();
-  }
 }
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
