@@ -26,14 +26,24 @@ export const processOutput: Output = {
   },
 };
 
-/** `--name value` and `--name=value` options after the verb; anything else is a usage error. */
-export function parseOptions(args: readonly string[], known: readonly string[]): Map<string, string> {
+/**
+ * `--name value` and `--name=value` options after the verb, and `--flag` switches that take no
+ * value (set to 'true'); anything else is a usage error.
+ */
+export function parseOptions(
+  args: readonly string[],
+  known: readonly string[],
+  flags: readonly string[] = [],
+): Map<string, string> {
   const options = new Map<string, string>();
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!match?.[1] || !known.includes(match[1])) throw new UsageError(`unknown argument ${arg}`);
-    const value = match[2] ?? args[(i += 1)];
+    const isFlag = match?.[1] !== undefined && flags.includes(match[1]);
+    if (!match?.[1] || (!known.includes(match[1]) && !isFlag))
+      throw new UsageError(`unknown argument ${arg}`);
+    if (isFlag && match[2] !== undefined) throw new UsageError(`--${match[1]} takes no value`);
+    const value = isFlag ? 'true' : (match[2] ?? args[(i += 1)]);
     if (value === undefined || value === '') throw new UsageError(`--${match[1]} needs a value`);
     if (options.has(match[1])) throw new UsageError(`--${match[1]} given twice`);
     options.set(match[1], value);
@@ -63,7 +73,8 @@ export function progressThrottle(output: Output, every_ms = 2_000): (text: () =>
 export interface Verb {
   name: string;
   help: string;
-  /** False for a verb that needs no database (one not available yet). */
+  /** False for a verb that needs no database (one not available yet) or opens its own (replay). */
   opensDatabase: boolean;
-  run(db: SqlQueryable, args: readonly string[], output: Output): Promise<ExitCode>;
+  /** `env` says where the database is, for a verb that opens its own. */
+  run(db: SqlQueryable, args: readonly string[], output: Output, env: NodeJS.ProcessEnv): Promise<ExitCode>;
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPLAY_CONNECTIONS } from '@payouts/audit';
 import { ConfigurationError, loadConfig } from '@payouts/config';
 import { DatabaseConfigurationError, openDatabase, SqlClient } from '@payouts/database';
 import { UsageError } from './cli';
@@ -10,24 +11,44 @@ import { UsageError } from './cli';
  * even by mistake. The embedded database is one process's: stop the service or audit a copy.
  */
 export async function openAuditDatabase(env: NodeJS.ProcessEnv = process.env): Promise<SqlClient> {
-  let databaseUrl: string | undefined;
-  let dataDir: string;
+  const { databaseUrl, dataDir } = location(env);
+  if (databaseUrl === undefined && dataDir !== ':memory:' && !existsSync(join(dataDir, 'pglite'))) {
+    throw new UsageError(`no embedded database under DATA_DIR=${dataDir} (and DATABASE_URL is not set)`);
+  }
+  return open({
+    databaseUrl: databaseUrl === undefined ? undefined : readOnly(databaseUrl),
+    dataDir,
+    applicationName: 'audit',
+    maxConnections: 2,
+  });
+}
+
+/**
+ * `replay` writes its scratch schemas, and only those (its statements run with the scratch schema
+ * alone on the search path). On a server that takes a second session without the read-only
+ * setting, with the same login, which must be allowed to CREATE a schema; as many connections as
+ * the replay projects on at once. The embedded database has one connection: there the audit's own
+ * client is also the scratch one.
+ */
+export async function openReplayScratch(env: NodeJS.ProcessEnv, audit: SqlClient): Promise<SqlClient> {
+  const { databaseUrl, dataDir } = location(env);
+  if (databaseUrl === undefined) return audit;
+  return open({ databaseUrl, dataDir, applicationName: 'audit-replay', maxConnections: REPLAY_CONNECTIONS });
+}
+
+function location(env: NodeJS.ProcessEnv): { databaseUrl: string | undefined; dataDir: string } {
   try {
-    ({ databaseUrl, dataDir } = loadConfig(env));
+    const { databaseUrl, dataDir } = loadConfig(env);
+    return { databaseUrl, dataDir };
   } catch (error) {
     if (error instanceof ConfigurationError) throw new UsageError(error.message);
     throw error;
   }
-  if (databaseUrl === undefined && dataDir !== ':memory:' && !existsSync(join(dataDir, 'pglite'))) {
-    throw new UsageError(`no embedded database under DATA_DIR=${dataDir} (and DATABASE_URL is not set)`);
-  }
+}
+
+async function open(where: Parameters<typeof openDatabase>[0]): Promise<SqlClient> {
   try {
-    return await openDatabase({
-      databaseUrl: databaseUrl === undefined ? undefined : readOnly(databaseUrl),
-      dataDir,
-      applicationName: 'audit',
-      maxConnections: 2,
-    });
+    return await openDatabase(where);
   } catch (error) {
     if (error instanceof DatabaseConfigurationError) throw new UsageError(error.message);
     throw error;

@@ -7,7 +7,8 @@ import { VERIFY_VERB } from './verbs/verify';
 
 const VERBS: readonly Verb[] = [VERIFY_VERB, EXPORT_VERB, REPLAY_VERB, STATEMENT_VERB];
 
-export const USAGE = `Finance audit by replay (docs/audit.md). Reads only; never writes to the database.
+export const USAGE = `Finance audit by replay (docs/audit.md). Reads the service's tables and never writes them
+(replay writes only its own scratch schemas, dropped at the end).
 
 Usage: npm run audit -- <verb> [options]
        node dist/tools/audit/main.js <verb> [options]
@@ -47,10 +48,10 @@ export async function runAudit(
     return EXIT.ok;
   }
   try {
-    if (!verb.opensDatabase) return await verb.run(unopened, args, output);
+    if (!verb.opensDatabase) return await verb.run(unopened, args, output, env);
     const db = await openAuditDatabase(env);
     try {
-      return await verb.run(db, args, output);
+      return await verb.run(db, args, output, env);
     } finally {
       await db.close();
     }

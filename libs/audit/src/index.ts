@@ -1,5 +1,6 @@
 // The finance audit (ARCHITECTURE 8, docs/audit.md): the tamper-evidence chain and its keeper's
-// batch, the verify pass over the whole log, and the public export envelope.
+// batch, the verify pass over the whole log, the public export envelope, and the replay of every
+// read model compared with the live ones.
 export * from './chain/canonical-json';
 export * from './chain/chain-link';
 export * from './chain/chain-store';
@@ -14,3 +15,6 @@ export * from './statement/statement-fold';
 export * from './statement/statement-format';
 export * from './statement/ledger-statement';
 export * from './statement/statement-time';
+export * from './replay/replay-differences';
+export * from './replay/replay-read-models';
+export { REPLAY_CONNECTIONS } from './replay/projection-batches';

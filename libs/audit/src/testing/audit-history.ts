@@ -1,4 +1,5 @@
-import type { EventStore, NewEvent, StreamAppend } from '@payouts/event-store';
+import type { EventStore, NewEvent, StreamAppend, SubscribeOptions } from '@payouts/event-store';
+import { projectReadModels, READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
 import { chainBatch } from '../chain/chain-keeper';
 import { CHAIN_SUBSCRIPTION_ID } from '../chain/chain-store';
 
@@ -47,7 +48,8 @@ function payoutCreated(payoutId: string, reference: string): NewEvent {
   });
 }
 
-function createPayout(payoutId: string, reference: string, ledgerVersion: number): StreamAppend[] {
+/** Create Payout's appends: the payout, its ledger's reservation (after `ledgerVersion`), the reference claim. */
+export function createPayout(payoutId: string, reference: string, ledgerVersion: number): StreamAppend[] {
   return [
     at(`payout-${payoutId}`, 'payout', 0, payoutCreated(payoutId, reference)),
     at(
@@ -217,11 +219,21 @@ export async function appendHistory(store: EventStore): Promise<number> {
 
 /** Runs the chain keeper's batch over everything committed, as the projector would, in one go. */
 export async function chainEverything(store: EventStore): Promise<void> {
-  const subscription = store.subscribe({
-    subscriptionId: CHAIN_SUBSCRIPTION_ID,
-    pollIntervalMs: 5,
-    handle: async (events, tx) => void (await chainBatch(tx, events)),
-  });
+  await followToEnd(store, CHAIN_SUBSCRIPTION_ID, async (events, tx) => void (await chainBatch(tx, events)));
+}
+
+/** The live read-model projector's work (apps/projector) over everything committed, in one go. */
+export async function projectEverything(store: EventStore): Promise<void> {
+  await followToEnd(store, READ_MODEL_SUBSCRIPTION_ID, (events, tx) => projectReadModels(tx, events));
+}
+
+/** A feed subscriber with its durable checkpoint, run until it has caught up with the log, then stopped. */
+async function followToEnd(
+  store: EventStore,
+  subscriptionId: string,
+  handle: SubscribeOptions['handle'],
+): Promise<void> {
+  const subscription = store.subscribe({ subscriptionId, pollIntervalMs: 5, handle });
   try {
     await subscription.caughtUp();
   } finally {

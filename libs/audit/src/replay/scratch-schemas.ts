@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import type { SqlClient, SqlQueryable } from '@payouts/database';
+import { READ_MODEL_SUBSCRIPTION_ID, READ_MODEL_TABLES } from '@payouts/read-models';
+import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
+import { PINNED_EVENTS_FILTER, PinnedSnapshot, snapshotLiteral } from './pinned-feed';
+
+/**
+ * The two scratch schemas of one replay: `replay` is rebuilt from position zero; `live` starts as
+ * a copy of the live read models and is brought to the same end by the projector's own catch-up.
+ * Each holds the read-model tables (shaped like the live ones: `LIKE … INCLUDING ALL`, so they
+ * cannot drift) and a view `events` over the log pinned at the copy's snapshot.
+ */
+export interface ScratchSchemas {
+  replay: string;
+  live: string;
+}
+
+/** Where the live read models and the log are: the service's migrations create them in public. */
+export const LIVE_SCHEMA = 'public';
+
+/** `audit_replay_<UTC yyyymmddhhmmss>_<4 hex>`, and the same with `_live` for the live copy. */
+export function scratchSchemaNames(now: Date = new Date()): ScratchSchemas {
+  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const replay = `audit_replay_${stamp}_${randomBytes(2).toString('hex')}`;
+  return { replay, live: `${replay}_live` };
+}
+
+const quoted = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a scratch schema name: ${name}`);
+  return `"${name}"`;
+};
+
+/** The moment a replay compares at, as the copy's transaction saw it. */
+export interface PinnedEnd {
+  snapshot: PinnedSnapshot;
+  /** The live projector's checkpoint then: live rows reflect at least every event up to it. */
+  liveCheckpoint: FeedKey;
+  /** The last event of the pinned log in feed order; null for an empty log. */
+  last: FeedKey | null;
+}
+
+/**
+ * One REPEATABLE READ transaction on the scratch session: its snapshot pins the end; it creates
+ * both schemas, copies the live rows, and reads the projector's checkpoint and the last event, all
+ * as of that snapshot. Live tables are only read, named with their schema; the search path holds
+ * the scratch schema alone, so no unqualified name can reach a live table. It commits together or
+ * not at all: a failure here leaves nothing behind.
+ */
+export async function createAndPin(scratch: SqlClient, schemas: ScratchSchemas): Promise<PinnedEnd> {
+  return scratch.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    const pinned = await tx.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
+    const snapshot = pinned.rows[0]!.snapshot;
+    await tx.query(`SET LOCAL search_path TO ${quoted(schemas.replay)}`);
+    for (const schema of [schemas.replay, schemas.live]) {
+      await tx.query(`CREATE SCHEMA ${quoted(schema)}`);
+      // Unlogged: scratch rows need no crash safety, and writing no WAL for them is most of the
+      // server's work saved (a crash loses the run, which is then simply run again).
+      for (const table of READ_MODEL_TABLES) {
+        await tx.query(
+          `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL)`,
+        );
+      }
+      // What the projections read when a batch is not enough: the log, never past the pinned end.
+      await tx.query(
+        `CREATE VIEW ${quoted(schema)}.events AS SELECT * FROM ${LIVE_SCHEMA}.events
+          WHERE ${PINNED_EVENTS_FILTER(snapshotLiteral(snapshot))}`,
+      );
+    }
+    for (const table of READ_MODEL_TABLES) {
+      await tx.query(`INSERT INTO ${quoted(schemas.live)}.${table} SELECT * FROM ${LIVE_SCHEMA}.${table}`);
+    }
+    return { snapshot, liveCheckpoint: await liveCheckpoint(tx), last: await lastEvent(tx) };
+  });
+}
+
+async function liveCheckpoint(tx: SqlQueryable): Promise<FeedKey> {
+  const { rows } = await tx.query<FeedKey>(
+    `SELECT last_transaction_id::text AS "transactionId", last_position::text AS position
+       FROM ${LIVE_SCHEMA}.subscription_checkpoints WHERE subscription_id = $1`,
+    [READ_MODEL_SUBSCRIPTION_ID],
+  );
+  return rows[0] ?? FEED_ORIGIN;
+}
+
+async function lastEvent(tx: SqlQueryable): Promise<FeedKey | null> {
+  const { rows } = await tx.query<FeedKey>(
+    `SELECT e.transaction_id::text AS "transactionId", e.global_position::text AS position
+       FROM ${LIVE_SCHEMA}.events e ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * A transaction whose search path is the scratch schema alone: the product's projection code,
+ * unchanged, then writes that schema's tables and reads its pinned `events` view, and a statement
+ * naming any other table fails instead of reaching a live one.
+ */
+export function inScratchSchema<T>(
+  scratch: SqlClient,
+  schema: string,
+  work: (tx: SqlQueryable) => Promise<T>,
+): Promise<T> {
+  return scratch.transaction(async (tx) => {
+    await tx.query(`SET LOCAL search_path TO ${quoted(schema)}`);
+    return work(tx);
+  });
+}
+
+/** The planner has no statistics for tables just filled; the comparison's ordered reads need them. */
+export async function analyzeScratch(scratch: SqlClient, schemas: ScratchSchemas): Promise<void> {
+  const tables = [schemas.replay, schemas.live].flatMap((schema) =>
+    READ_MODEL_TABLES.map((table) => `${quoted(schema)}.${table}`),
+  );
+  await scratch.query(`ANALYZE ${tables.join(', ')}`);
+}
+
+export async function dropScratchSchemas(scratch: SqlClient, schemas: ScratchSchemas): Promise<void> {
+  await scratch.query(`DROP SCHEMA IF EXISTS ${quoted(schemas.replay)}, ${quoted(schemas.live)} CASCADE`);
+}
