@@ -9,3 +9,8 @@ export * from './feed/audit-feed';
 export * from './verify/findings';
 export * from './verify/verify-log';
 export * from './export/export-envelope';
+export * from './statement/statement-line';
+export * from './statement/statement-fold';
+export * from './statement/statement-format';
+export * from './statement/ledger-statement';
+export * from './statement/statement-time';

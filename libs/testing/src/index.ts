@@ -3,3 +3,4 @@ export * from './test-infrastructure.module';
 export * from './money-invariants';
 export * from './socket-writes';
 export * from './funds-flow-ledger';
+export * from './cli-databases';
