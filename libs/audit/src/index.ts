@@ -18,3 +18,4 @@ export * from './statement/statement-time';
 export * from './replay/replay-differences';
 export * from './replay/replay-read-models';
 export { REPLAY_CONNECTIONS } from './replay/projection-batches';
+export { replaySchemasPresent } from './replay/scratch-schemas';

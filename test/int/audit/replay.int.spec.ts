@@ -250,6 +250,22 @@ describe.each(testBackends().map((backend) => backend.name))('npm run audit -- r
     });
   });
 
+  it("names a scratch schema left by a run stopped hard, and leaves it alone (it may be another replay's)", async () => {
+    const left = 'audit_replay_20260301120000_0a1b';
+    const events = await using(async (db) => {
+      const events = await projectedHistory(db);
+      await db.query(`CREATE SCHEMA ${left}`);
+      return events;
+    });
+    const run = await replay([], database.env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toEqual([expect.stringMatching(SUMMARY(events, 0, 0))]);
+    expect(run.stderr).toEqual([
+      `audit replay: schema ${left} is already there, left by a run that was stopped hard or another replay's still running; once none runs, drop it: DROP SCHEMA "${left}" CASCADE`,
+    ]);
+    expect(await using(replaySchemas)).toEqual([left]);
+  });
+
   it('refuses bad arguments with exit 2 before it opens the database', async () => {
     const refusals: [string[], RegExp][] = [
       [['--batch-size', '0'], /--batch-size must be an integer from 1 to 50000, not 0/],

@@ -6,6 +6,7 @@ import {
   ReplayPhase,
   replayReadModels,
   ReplayReport,
+  replaySchemasPresent,
 } from '@payouts/audit';
 import { SqlClient, sqlStateOf } from '@payouts/database';
 import { EXIT, ExitCode, Output, parseOptions, progressThrottle, UsageError, Verb } from '../cli';
@@ -54,6 +55,11 @@ async function replay(
   const interrupt = () => interrupted.abort();
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   try {
+    for (const schema of await replaySchemasPresent(db)) {
+      output.progress(
+        `audit replay: schema ${schema} is already there, left by a run that was stopped hard or another replay's still running; once none runs, drop it: DROP SCHEMA "${schema}" CASCADE`,
+      );
+    }
     scratch = await openReplayScratch(env, db);
     const progress = progressThrottle(output);
     const lines: Promise<void>[] = [];

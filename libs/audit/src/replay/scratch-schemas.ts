@@ -115,6 +115,14 @@ export async function analyzeScratch(scratch: SqlClient, schemas: ScratchSchemas
   await scratch.query(`ANALYZE ${tables.join(', ')}`);
 }
 
+/** Replay schemas already there: left by a run stopped hard (killed, connection lost), or another replay's. */
+export async function replaySchemasPresent(db: SqlQueryable): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'audit\\_replay\\_%' ORDER BY nspname`,
+  );
+  return rows.map((row) => row.name);
+}
+
 export async function dropScratchSchemas(scratch: SqlClient, schemas: ScratchSchemas): Promise<void> {
   await scratch.query(`DROP SCHEMA IF EXISTS ${quoted(schemas.replay)}, ${quoted(schemas.live)} CASCADE`);
 }
