@@ -1,19 +1,6 @@
 import type { SqlClient } from '@payouts/database';
-
-/** One row of `events`, as node-pg parses it (data and metadata as objects). */
-interface EventRow {
-  global_position: string;
-  transaction_id: string;
-  event_id: string;
-  stream_id: string;
-  stream_type: string;
-  stream_version: number;
-  event_type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: unknown;
-  recorded_at: Date;
-}
+// One row of `events` as node-pg parses it (data and metadata as objects), as the store reads it.
+import type { EventRow } from '../../libs/event-store/src/postgres/event-row';
 
 /** Every column of the log in feed order, one keyset page at a time, as the audit pages it. */
 const PAGE_SQL = `SELECT * FROM events

@@ -60,10 +60,14 @@ export class PayoutTraffic {
   private afterCreate(payoutId: string, link: boolean, expiresAtMs: number): void {
     const roll = this.random.next();
     if (roll < 0.08) {
-      this.schedule.after(this.random.int(10 * MINUTE_MS, 20 * HOUR_MS), () => this.cancel(payoutId));
+      this.schedule.after(this.random.int(10 * MINUTE_MS, 20 * HOUR_MS), () =>
+        this.endUnclaimed(payoutId, 'cancelled'),
+      );
     } else if (roll < 0.15) {
       // Never claimed: the worker expires it once payout_expires_at has passed.
-      this.schedule.at(expiresAtMs + this.random.int(MINUTE_MS, 10 * MINUTE_MS), () => this.expire(payoutId));
+      this.schedule.at(expiresAtMs + this.random.int(MINUTE_MS, 10 * MINUTE_MS), () =>
+        this.endUnclaimed(payoutId, 'expired'),
+      );
     } else {
       const claimAt = this.schedule.nowMs + this.random.int(5 * MINUTE_MS, 20 * HOUR_MS);
       if (link && this.random.chance(0.05))
@@ -72,26 +76,14 @@ export class PayoutTraffic {
     }
   }
 
-  private cancel(payoutId: string): void {
+  /** The merchant's cancel or the worker's expiry of an unclaimed payout: its money goes back. */
+  private endUnclaimed(payoutId: string, how: 'cancelled' | 'expired'): void {
     this.attempt(() =>
       this.payouts.transition(
         payoutId,
         () => ({
-          payout: { type: 'CancelPayout', data: {} },
-          ledger: { type: 'ReleasePayoutFunds', data: { payoutId, reason: 'cancelled' } },
-        }),
-        this.schedule.now,
-      ),
-    );
-  }
-
-  private expire(payoutId: string): void {
-    this.attempt(() =>
-      this.payouts.transition(
-        payoutId,
-        () => ({
-          payout: { type: 'ExpirePayout', data: {} },
-          ledger: { type: 'ReleasePayoutFunds', data: { payoutId, reason: 'expired' } },
+          payout: { type: how === 'cancelled' ? 'CancelPayout' : 'ExpirePayout', data: {} },
+          ledger: { type: 'ReleasePayoutFunds', data: { payoutId, reason: how } },
         }),
         this.schedule.now,
       ),
