@@ -1,15 +1,17 @@
 /**
- * What the chain keeper (tamper evidence, docs/audit.md) costs Create Payout, on a PostgreSQL
- * server: the built api-gateway run as the image runs it (as bench:api does), closed-loop creates
- * over BENCH_ACCOUNTS accounts, with the keeper following the feed in its own process (as in the
- * projector's container) and without it.
+ * What the audit's hash chain (tamper evidence, docs/audit.md) costs Create Payout, on a
+ * PostgreSQL server: the built api-gateway run as the image runs it (as bench:api does),
+ * closed-loop creates over BENCH_ACCOUNTS accounts, beside the projector's feed work in its own
+ * process (as in the projector's container), with the chain (CHAIN=on: linked in the projector's
+ * batches, as apps/projector does) and without it (the projector as it was before the chain).
  *
  *   npm run bench:chain      (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CONNECTIONS=32 BENCH_ACCOUNTS=40 npm run bench:chain
  *
  * Rounds run in pairs, off then on, then on then off, ..., so both sides of a pair see the same
  * background load; the summary gives the median of the pairs' ratios of creates/s (on / off). The
- * keeper is started, then waited for until it has linked everything so far, before its round.
+ * projector is started, then waited for until it has projected (and, on, linked) everything so
+ * far, before its round.
  */
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -36,8 +38,8 @@ interface Round {
   createsPerSecond: number;
   p50_ms: number;
   p99_ms: number;
-  /** CPU the keeper's process used per create (three events each). */
-  keeperCpuUs: number;
+  /** CPU the projector's process used per create (three events each). */
+  projectorCpuUs: number;
 }
 
 /** user + system CPU of a process so far, in microseconds (Linux /proc; clock ticks of 10 ms). */
@@ -46,32 +48,47 @@ function processCpuUs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-async function round(base: string, tokens: string[], keeper: ChildProcess | undefined): Promise<Round> {
-  const before = keeper?.pid ? processCpuUs(keeper.pid) : 0;
+async function round(
+  base: string,
+  tokens: string[],
+  keeper: 'off' | 'on',
+  projector: ChildProcess,
+): Promise<Round> {
+  const before = projector.pid ? processCpuUs(projector.pid) : 0;
   const measure = await runCreate('gateway', base, tokens, [], LOAD);
-  const keeperCpu = keeper?.pid ? processCpuUs(keeper.pid) - before : 0;
+  const projectorCpu = projector.pid ? processCpuUs(projector.pid) - before : 0;
   const creates = Math.max(1, measure.requestsPerSecond * SECONDS);
   if (measure.non2xx > 0 || measure.errors > 0)
     throw new Error(`refused creates: ${JSON.stringify(measure)}`);
   return {
-    keeper: keeper ? 'on' : 'off',
+    keeper,
     createsPerSecond: Math.round(measure.requestsPerSecond),
     p50_ms: measure.p50Ms,
     p99_ms: measure.p99Ms,
-    keeperCpuUs: Math.round(keeperCpu / creates),
+    projectorCpuUs: Math.round(projectorCpu / creates),
   };
 }
 
-/** Starts the keeper and waits until it has linked everything so far: it then follows a live feed. */
-async function startKeeper(url: string, db: PostgresSqlClient): Promise<ChildProcess> {
-  const keeper = await startProcess('keeper', [join(__dirname, 'support', 'chain-keeper-process.js')], {
+/** Starts the projector and waits until it has caught up: it then follows a live feed. */
+async function startProjector(
+  url: string,
+  db: PostgresSqlClient,
+  chain: 'off' | 'on',
+): Promise<ChildProcess> {
+  const projector = await startProcess('projector', [join(__dirname, 'support', 'chain-keeper-process.js')], {
     DATABASE_URL: url,
+    CHAIN: chain,
   });
   for (;;) {
-    const { rows } = await db.query<{ behind: boolean }>(
-      'SELECT (SELECT count(*) FROM events) > (SELECT count(*) FROM event_chain) AS behind',
+    const { rows } = await db.query<{ unprojected: string; unlinked: string }>(
+      `SELECT (SELECT count(*) FROM events e
+                WHERE NOT EXISTS (SELECT 1 FROM subscription_checkpoints c
+                                   WHERE c.subscription_id = 'read-models'
+                                     AND (c.last_transaction_id, c.last_position) >= (e.transaction_id, e.global_position)))::text AS unprojected,
+              ((SELECT count(*) FROM events) - (SELECT count(*) FROM event_chain))::text AS unlinked`,
     );
-    if (!rows[0]?.behind) return keeper;
+    const row = rows[0];
+    if (row && row.unprojected === '0' && (chain === 'off' || row.unlinked === '0')) return projector;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -102,13 +119,11 @@ async function main(): Promise<void> {
     const tokens = await setUpAccounts(base, OPERATOR_TOKEN, ACCOUNTS);
     await runCreate('gateway', base, tokens, [], { connections: CONNECTIONS, seconds: 5 }); // warm-up
     for (let pair = 0; pair < ROUNDS; pair += 1) {
-      for (const mode of pair % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
-        const keeper = mode === 'on' ? await startKeeper(database.url, db) : undefined;
-        const measured = await round(base, tokens, keeper);
-        if (keeper) {
-          keeper.kill('SIGTERM');
-          await exited(keeper);
-        }
+      for (const mode of pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        const projector = await startProjector(database.url, db, mode);
+        const measured = await round(base, tokens, mode, projector);
+        projector.kill('SIGTERM');
+        await exited(projector);
         rounds.push(measured);
         process.stdout.write(`${JSON.stringify(measured)}\n`);
       }
@@ -126,7 +141,7 @@ async function main(): Promise<void> {
   });
   const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)] ?? 0;
   process.stdout.write(
-    `creates/s with the keeper / without, per pair: ${ratios.join(', ')}; median ${median}\n`,
+    `creates/s with the chain / without (both beside the projector), per pair: ${ratios.join(', ')}; median ${median}\n`,
   );
   saveResults('chain-keeper', { seconds: SECONDS, connections: CONNECTIONS, rounds, ratios, median });
 }

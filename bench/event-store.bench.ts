@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { migrate, PostgresSqlClient } from '@payouts/database';
 import { ExpectedVersion, NewEvent, PostgresEventStore } from '@payouts/event-store';
+import { median, positiveInt } from './support/bench-numbers';
 import { createFreshDatabase } from './support/fresh-database';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -287,21 +288,6 @@ function saveResults(results: unknown): void {
   const file = join(dir, `event-store-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nresults saved to ${file}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-function positiveInt(raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`expected a positive integer, got ${raw}`);
-  return value;
 }
 
 main().catch((error: unknown) => {

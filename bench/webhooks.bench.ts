@@ -42,6 +42,7 @@ import {
   WebhookEndpoints,
 } from '@payouts/webhooks';
 import { appendPaidPayouts, paidPayoutEvents } from '../libs/webhooks/src/testing/paid-payouts';
+import { positiveInt } from './support/bench-numbers';
 import { createFreshDatabase } from './support/fresh-database';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -342,13 +343,6 @@ function formatRound(label: string, r: Round): string {
     `latency at ${RATE}/s: pipeline p50 ${ms(r.pipelineP50Ms)} ms p99 ${ms(r.pipelineP99Ms)} ms, ` +
     `bare p50 ${ms(r.bareP50Ms)} ms p99 ${ms(r.bareP99Ms)} ms`
   );
-}
-
-function positiveInt(raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`expected a positive integer, got ${raw}`);
-  return value;
 }
 
 interface RunningApp {

@@ -2,8 +2,19 @@ import { readFileSync } from 'node:fs';
 
 /** A process's resident set in MiB (VmRSS in /proc/<pid>/status), or undefined once it is gone. */
 export function rssMib(pid: number): number | undefined {
+  return statusMib(pid, 'VmRSS');
+}
+
+/** The highest resident set the process has had so far (VmHWM), in MiB; undefined once it is gone. */
+export function peakRssMib(pid: number): number | undefined {
+  return statusMib(pid, 'VmHWM');
+}
+
+function statusMib(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
-    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    )?.[1];
     return kib === undefined ? undefined : Number(kib) / 1024;
   } catch {
     return undefined;

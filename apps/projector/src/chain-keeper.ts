@@ -1,14 +1,17 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { CHAIN_BATCH_SIZE, CHAIN_POLL_MIN_MS, CHAIN_SUBSCRIPTION_ID, chainBatch } from '@payouts/audit';
+import { CHAIN_BATCH_SIZE, CHAIN_CATCH_UP_POLL_MS, CHAIN_SUBSCRIPTION_ID, chainBatch } from '@payouts/audit';
 import type { AppConfig } from '@payouts/config';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
 import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
 
 /**
- * Keeps the tamper-evidence chain (ARCHITECTURE 8, docs/audit.md): follows the feed from its own
- * checkpoint and adds one link per committed event. A feed subscriber rather than part of the
- * append, so the create path pays nothing for it; `npm run audit -- verify` reports what it has
- * not reached yet as "not yet chained".
+ * Keeps the tamper-evidence chain (ARCHITECTURE 8, docs/audit.md) when the read-model projector
+ * cannot: the projector links each batch it reads (`chainAlongside`) once the chain has reached
+ * it, and this subscription, with its own checkpoint, links what comes before (a database
+ * upgraded to the chain, a chain that stopped on a failure). It looks rarely, since the projector
+ * does the steady work: every look reads the feed after the chain's checkpoint. Links are written
+ * after the events commit, so the create path pays nothing for them; `npm run audit -- verify`
+ * reports what is not linked yet as "not yet chained".
  */
 @Injectable()
 export class ChainKeeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -23,7 +26,7 @@ export class ChainKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     this.subscription = this.store.subscribe({
       subscriptionId: CHAIN_SUBSCRIPTION_ID,
-      pollIntervalMs: Math.max(this.config.projectorPollMs, CHAIN_POLL_MIN_MS),
+      pollIntervalMs: Math.max(this.config.projectorPollMs, CHAIN_CATCH_UP_POLL_MS),
       // Larger batches than the projector's: a link is a hash and one row, and catching up on a
       // long log (first start after the upgrade) should not take one transaction per 100 events.
       batchSize: CHAIN_BATCH_SIZE,

@@ -1,12 +1,15 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { chainAlongside } from '@payouts/audit';
 import type { AppConfig } from '@payouts/config';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
 import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
 import { projectReadModels, READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
 
 /**
- * Follows the global feed from its durable checkpoint and brings the payout list and balance
- * read models up to date; each batch and its checkpoint commit in one transaction.
+ * Follows the global feed from its durable checkpoint and brings the read models up to date; each
+ * batch and its checkpoint commit in one transaction. The same batch extends the audit's hash
+ * chain (`chainAlongside`), so the feed is read once for both; the ChainKeeper only catches up
+ * when the chain is behind.
  */
 @Injectable()
 export class ReadModelProjector implements OnApplicationBootstrap, OnModuleDestroy {
@@ -22,7 +25,10 @@ export class ReadModelProjector implements OnApplicationBootstrap, OnModuleDestr
     this.subscription = this.store.subscribe({
       subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
       pollIntervalMs: this.config.projectorPollMs,
-      handle: (events, tx) => projectReadModels(tx, events),
+      handle: async (events, tx) => {
+        await projectReadModels(tx, events);
+        await chainAlongside(tx, events, READ_MODEL_SUBSCRIPTION_ID);
+      },
     });
     this.logger.log('following the event feed');
   }

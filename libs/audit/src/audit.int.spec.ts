@@ -111,6 +111,21 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     ]);
   });
 
+  it('reports each of many events deleted together, across pages of links and at the end of the log', async () => {
+    await appendHistory(store);
+    await chainEverything(store);
+    const positions = (await links(database.db)).map((link) => link.position);
+    const gone = [...positions.slice(5, 14), ...positions.slice(-2)];
+    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
+    await database.db.query('DELETE FROM events WHERE global_position = ANY($1::bigint[])', [gone]);
+    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+
+    const findings: Finding[] = [];
+    await verifyLog(database.db, { onFinding: (f) => findings.push(f), batchSize: 3 });
+    const tamper = findings.filter((f) => ['edited', 'deleted', 'inserted', 'link_missing'].includes(f.kind));
+    expect(tamper.map((f) => [f.kind, f.position])).toEqual(gone.map((position) => ['deleted', position]));
+  });
+
   it('reports an overdrawing reservation, an illegal transition and a paid order without proceeds', async () => {
     await appendHistory(store);
     // Appended through the store, past every decider: what a bug or a forged write would leave.

@@ -7,6 +7,7 @@ export * from './ledger-admin/ledger-commands';
 export * from './payout-lifecycle/payout-lifecycle.commands';
 export * from './float/float.commands';
 export * from './shared/identifiers';
+export * from './shared/merchant-reference-stream-id';
 export * from './shared/claim-link-tokens';
 export * from './shared/sealed-answer-urls';
 export * from './shared/payout-responses';

@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { LedgerEvent, upcastLedgerEvent } from '@payouts/domain';
+import { BalanceFigures, toBalanceFigures } from './payout-views';
 
 /**
  * A balance row and how ledger events move it, without I/O: the one definition of each event's
@@ -217,4 +218,18 @@ export function applyLedgerEvent(row: BalanceRow, event: LedgerEvent, version: n
     operator_credits: plus(row.operator_credits, d.credits),
     settlements_paid: plus(row.settlements_paid, d.settlementsPaid),
   };
+}
+
+/** The balance's figures (Get Payout Balance's) from a balance row: one definition, toBalanceFigures. */
+export function balanceRowFigures(row: BalanceRow): BalanceFigures {
+  return toBalanceFigures({
+    currency: row.currency,
+    fundsIn: new Big(row.funds_in),
+    pending: new Big(row.pending),
+    available: new Big(row.available),
+    customerPayoutHolds: new Big(row.customer_payout_holds),
+    merchantSettlementHolds: new Big(row.merchant_settlement_holds),
+    customerPayoutsSettled: new Big(row.customer_payouts_settled),
+    retainedTarget: new Big(row.retained_target),
+  });
 }

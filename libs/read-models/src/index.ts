@@ -3,10 +3,23 @@ export * from './read-model.projection';
 export * from './projectable-event';
 export * from './payout-list.projection';
 export * from './balance.projection';
-export { applyLedgerEvent } from './balance-row';
+export { applyLedgerEvent, balanceRowFigures, emptyBalance, toLedgerEvent } from './balance-row';
 export type { BalanceDeltas, BalanceRow } from './balance-row';
 export * from './payout-views';
 export * from './payout-view.query';
 export * from './funds-views';
-export { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './balance-transactions';
-export type { TransactionStatus, TransactionType } from './balance-transactions';
+export {
+  addRunning,
+  fillReleasesFromBatch,
+  NO_RUNNING,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  transactionId,
+  transactionsOf,
+} from './balance-transactions';
+export type {
+  RunningDeltas,
+  TransactionDraft,
+  TransactionStatus,
+  TransactionType,
+} from './balance-transactions';

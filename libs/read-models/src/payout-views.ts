@@ -1,4 +1,4 @@
-import { PayoutBalance, PayoutListEntry } from './generated/prisma/client';
+import { PayoutListEntry } from './generated/prisma/client';
 
 /** The merchant view of a payout (spec 2.2), without `payout_url` and `access_link_expires_at`. */
 export interface PayoutMerchantView {
@@ -63,7 +63,31 @@ export interface BalanceFigures {
   estimated_next_settlement: string;
 }
 
-export function toBalanceFigures(row: PayoutBalance): BalanceFigures {
+/** A decimal the figures can be worked in: Prisma's Decimal (a payout_balances row) or big.js. */
+interface Decimal<D> {
+  plus(other: D): D;
+  minus(other: D): D;
+  gt(other: number): boolean;
+  toFixed(decimals: number): string;
+}
+
+/** The amounts of a balance the figures are made of, in any one decimal type. */
+export type BalanceAmounts<D extends Decimal<D>> = { currency: string } & Record<
+  | 'fundsIn'
+  | 'pending'
+  | 'available'
+  | 'customerPayoutHolds'
+  | 'merchantSettlementHolds'
+  | 'customerPayoutsSettled'
+  | 'retainedTarget',
+  D
+>;
+
+/**
+ * The one definition of the figures from a balance's amounts: Get Payout Balance answers them from
+ * the payout_balances row, the audit's statement from its own fold of the ledger's events.
+ */
+export function toBalanceFigures<D extends Decimal<D>>(row: BalanceAmounts<D>): BalanceFigures {
   const surplus = row.available.minus(row.retainedTarget);
   return {
     currency: row.currency,

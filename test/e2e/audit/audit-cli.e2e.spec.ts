@@ -4,7 +4,7 @@ import { chainLink, ExportedEvent } from '@payouts/audit';
 import { migrate } from '@payouts/database';
 import { PostgresEventStore, FEED_START } from '@payouts/event-store';
 import { cliDatabase, CliDatabase, testBackends, usingCliDatabase as using } from '@payouts/testing';
-import { appendHistory, chainEverything, LEDGER } from '../../../libs/audit/src/testing/audit-history';
+import { appendHistory, AT, chainEverything, LEDGER } from '../../../libs/audit/src/testing/audit-history';
 import { DIST } from '../spawn-app';
 
 const MAIN = join(DIST, 'tools', 'audit', 'main.js');
@@ -127,10 +127,41 @@ describe.each(testBackends().map((b) => b.name))('npm run audit on %s', (backend
     });
     expect(await audit(['statement'], database.env)).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/not yet available/),
+      stderr: expect.stringMatching(/--account is required/),
     });
     const unreachable = await audit(['verify'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
     expect(unreachable).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot reach/) });
+  });
+
+  it("statement prints the ledger's movements as CSV between its opening and closing lines", async () => {
+    const run = await audit(
+      [
+        'statement',
+        '--account',
+        'acc_1',
+        '--environment',
+        'sandbox',
+        '--from',
+        '2026-03-01',
+        '--to',
+        '2026-03-02',
+      ],
+      database.env,
+    );
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout).map((line) => line.split(',').slice(0, 4).join(','))).toEqual([
+      'kind,time,ledger_version,type',
+      'opening,2026-03-01T00:00:00.000Z,0,',
+      `movement,${AT},2,adjustment`,
+      `movement,${AT},3,payout_reserved`,
+      `movement,${AT},4,payout_paid`,
+      `movement,${AT},5,payout_reserved`,
+      `movement,${AT},6,payout_released`,
+      `movement,${AT},7,payment`,
+      `movement,${AT},7,payment_fee`,
+      `movement,${AT},8,payment_matured`,
+      'closing,2026-03-02T00:00:00.000Z,8,',
+    ]);
   });
 
   it('verify exits 1 and names the position and stream of an event edited in SQL', async () => {

@@ -3,11 +3,12 @@ import { chainHead, insertLinks, StoredLink } from './chain-store';
 import { chainLink, GENESIS_LINK } from './chain-link';
 
 /**
- * Nobody waits on a link the way a merchant waits on a read model, so the keeper looks less often
- * than the projector: each look is a few statements on the database whatever it finds, and fewer,
- * larger batches cost the database (which the create path shares) less per event.
+ * The chain's own subscription only catches up (the projector links as it projects), so it looks
+ * rarely: a look that finds the chain behind works through the backlog batch after batch without
+ * waiting, and one that finds it current costs a read of the few events the projector has not
+ * reached yet.
  */
-export const CHAIN_POLL_MIN_MS = 250;
+export const CHAIN_CATCH_UP_POLL_MS = 5_000;
 export const CHAIN_BATCH_SIZE = 1_000;
 
 /** What the keeper needs of a feed event: the event store's RecordedEvent has all of it. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
 /** The link before the first event: 64 zeros. */
@@ -37,5 +37,6 @@ export function chainLink(previous: string, event: ChainedEvent): string {
     canonicalJson(event.metadata),
     event.recordedAt,
   ]);
-  return createHash('sha256').update(input, 'utf8').digest('hex');
+  // The one-shot hash: verify links every event of the log, and a Hash object per event costs more.
+  return hash('sha256', input, 'hex');
 }

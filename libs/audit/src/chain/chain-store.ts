@@ -1,5 +1,6 @@
 import type { SqlQueryable } from '@payouts/database';
 import { compareFeedKeys, FeedKey, FEED_ORIGIN } from '../feed/audit-feed';
+import { keysetPages } from '../feed/keyset-pages';
 
 /** The chain keeper's subscription id: its checkpoint is the chain's own, in subscription_checkpoints. */
 export const CHAIN_SUBSCRIPTION_ID = 'event-chain';
@@ -51,44 +52,24 @@ export async function chainCheckpoint(db: SqlQueryable): Promise<FeedKey> {
   return row ? { transactionId: row.transaction_id, position: row.position } : FEED_ORIGIN;
 }
 
-// Qualified on purpose: an unqualified ORDER BY name is the output column, the text cast.
-const LINK_PAGE_SQL = `SELECT c.global_position::text AS position, c.transaction_id::text AS transaction_id,
-    c.stream_id, c.seq::text AS seq, c.link
+// Qualified on purpose: an unqualified ORDER BY name is the output column, the text cast. Named
+// as StoredLink's fields, so each row is a link as it comes (verify reads one per event).
+const LINK_PAGE_SQL = `SELECT c.global_position::text AS position, c.transaction_id::text AS "transactionId",
+    c.stream_id AS "streamId", c.seq::text AS seq, c.link
   FROM event_chain c
   WHERE (c.transaction_id, c.global_position) > ($1::xid8, $2::bigint)
   ORDER BY c.transaction_id, c.global_position
   LIMIT $3`;
 
-interface LinkRow {
-  position: string;
-  transaction_id: string;
-  stream_id: string;
-  seq: string;
-  link: string;
-}
-
-/** Every stored link in feed order, a batch at a time. */
-export async function* storedLinks(db: SqlQueryable, batchSize: number): AsyncGenerator<StoredLink> {
-  let cursor: FeedKey = FEED_ORIGIN;
-  for (;;) {
-    const { rows } = await db.query<LinkRow>(LINK_PAGE_SQL, [
-      cursor.transactionId,
-      cursor.position,
-      batchSize,
-    ]);
-    for (const row of rows) {
-      yield {
-        position: row.position,
-        transactionId: row.transaction_id,
-        streamId: row.stream_id,
-        seq: row.seq,
-        link: row.link,
-      };
-    }
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < batchSize) return;
-    cursor = { transactionId: last.transaction_id, position: last.position };
-  }
+/** Every stored link in feed order, a page of `batchSize` at a time (read ahead). */
+export function storedLinkPages(db: SqlQueryable, batchSize: number): AsyncGenerator<StoredLink[]> {
+  return keysetPages(
+    async (key) =>
+      (await db.query<StoredLink>(LINK_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
+    (link) => link,
+    FEED_ORIGIN,
+    batchSize,
+  );
 }
 
 /** Whether an event at `key` should already have a link. */

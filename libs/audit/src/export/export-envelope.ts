@@ -4,8 +4,10 @@ import {
   AUDIT_EVENT_COLUMNS,
   AuditEventRow,
   FeedKey,
+  feedKeyOf,
   toAuditEvent,
 } from '../feed/audit-feed';
+import { keysetPages } from '../feed/keyset-pages';
 
 /** The public envelope's name and version: a change to its shape gets a new version (docs/audit.md). */
 export const EXPORT_ENVELOPE = 'payouts.event/v1';
@@ -56,24 +58,20 @@ export async function keyAt(db: SqlQueryable, position: string): Promise<FeedKey
   return before ? { transactionId: before.transactionId, position } : null;
 }
 
-/** Every committed event after `after` in feed order, as envelopes, a batch at a time. */
+/** Every committed event after `after` in feed order, as envelopes, a batch at a time (read ahead). */
 export async function* exportEvents(
   db: SqlQueryable,
   after: FeedKey,
   batchSize: number = AUDIT_BATCH_SIZE,
 ): AsyncGenerator<ExportedEvent> {
-  let cursor = after;
-  for (;;) {
-    const { rows } = await db.query<ExportRow>(EXPORT_PAGE_SQL, [
-      cursor.transactionId,
-      cursor.position,
-      batchSize,
-    ]);
-    for (const row of rows) yield toEnvelope(row);
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < batchSize) return;
-    cursor = { transactionId: last.transaction_id, position: last.global_position };
-  }
+  const pages = keysetPages(
+    async (key) =>
+      (await db.query<ExportRow>(EXPORT_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
+    feedKeyOf,
+    after,
+    batchSize,
+  );
+  for await (const rows of pages) for (const row of rows) yield toEnvelope(row);
 }
 
 function toEnvelope(row: ExportRow): ExportedEvent {

@@ -1,5 +1,6 @@
 import type { SqlQueryable } from '@payouts/database';
 import type { ChainedEvent } from '../chain/chain-link';
+import { keysetPages } from './keyset-pages';
 
 /** A place in the feed: (transaction id, global position), both decimal strings. */
 export interface FeedKey {
@@ -65,30 +66,47 @@ const FEED_PAGE_SQL = `SELECT ${AUDIT_EVENT_COLUMNS}
   ORDER BY e.transaction_id, e.global_position
   LIMIT $3`;
 
+/** Every committed event after `after`, in feed order, a page of `batchSize` at a time (read ahead). */
+export function auditFeedPages(
+  db: SqlQueryable,
+  after: FeedKey = FEED_ORIGIN,
+  batchSize: number = AUDIT_BATCH_SIZE,
+): AsyncGenerator<AuditEventRow[]> {
+  return keysetPages(
+    async (key) =>
+      (await db.query<AuditEventRow>(FEED_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
+    feedKeyOf,
+    after,
+    batchSize,
+  );
+}
+
 /** Every committed event after `after`, in feed order, read a batch at a time. */
 export async function* auditFeed(
   db: SqlQueryable,
   after: FeedKey = FEED_ORIGIN,
   batchSize: number = AUDIT_BATCH_SIZE,
 ): AsyncGenerator<AuditEvent> {
-  let cursor = after;
-  for (;;) {
-    const { rows } = await db.query<AuditEventRow>(FEED_PAGE_SQL, [
-      cursor.transactionId,
-      cursor.position,
-      batchSize,
-    ]);
+  for await (const rows of auditFeedPages(db, after, batchSize)) {
     for (const row of rows) yield toAuditEvent(row);
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < batchSize) return;
-    cursor = { transactionId: last.transaction_id, position: last.global_position };
   }
 }
 
-/** Feed order of two keys: negative, zero or positive. */
+/** Where a row stands in the feed. */
+export function feedKeyOf(row: { transaction_id: string; global_position: string }): FeedKey {
+  return { transactionId: row.transaction_id, position: row.global_position };
+}
+
+/**
+ * Feed order of two keys: negative, zero or positive. Both parts are the database's text of an
+ * xid8 and a bigint, never negative and without leading zeros, so the longer is the larger and
+ * equal lengths compare as text: no BigInt per event (verify compares twice for each).
+ */
 export function compareFeedKeys(a: FeedKey, b: FeedKey): number {
-  const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  const [pa, pb] = [BigInt(a.position), BigInt(b.position)];
-  return pa === pb ? 0 : pa < pb ? -1 : 1;
+  return compareDecimals(a.transactionId, b.transactionId) || compareDecimals(a.position, b.position);
+}
+
+function compareDecimals(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
 }

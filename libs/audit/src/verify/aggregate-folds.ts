@@ -32,7 +32,7 @@ import {
   upcastLedgerEvent,
 } from '@payouts/domain';
 import type { AuditEvent } from '../feed/audit-feed';
-import { FindingKind, messageOf, ReportFinding } from './findings';
+import { FindingKind, ledgerRefusalKind, messageOf, ReportFinding } from './findings';
 import { PaidChecks } from './paid-checks';
 
 /** A payout or order that reached a final status: the deciders append nothing after it, so its state is not kept. */
@@ -96,13 +96,7 @@ export class AggregateFolds {
       this.ledgers.set(event.streamId, evolveLedger(before, ledgerEvent));
       if (ledgerEvent.type === 'PaymentProceedsRecorded') this.paid.proceedsRecorded(ledgerEvent.data, event);
     } catch (error) {
-      const message = messageOf(error);
-      const kind = /invariant broken/.test(message)
-        ? 'ledger_invariant'
-        : /schema version|unknown ledger event/.test(message)
-          ? 'unknown_event'
-          : 'illegal_transition';
-      this.finding(kind, event, message);
+      this.finding(ledgerRefusalKind(error), event, messageOf(error));
     }
   }
 

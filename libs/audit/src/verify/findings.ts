@@ -22,7 +22,9 @@ export type FindingKind =
   | 'paid_order_without_proceeds'
   | 'proceeds_without_paid_order'
   | 'proceeds_mismatch'
-  | 'duplicate_proceeds';
+  | 'duplicate_proceeds'
+  // A statement (one ledger's movements) whose figures do not reconcile.
+  | 'statement_mismatch';
 
 export interface Finding {
   kind: FindingKind;
@@ -42,4 +44,12 @@ export function formatFinding(finding: Finding): string {
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** What a ledger event the domain's upcast or evolve refused is: the kind its error message says. */
+export function ledgerRefusalKind(error: unknown): FindingKind {
+  const message = messageOf(error);
+  if (/invariant broken/.test(message)) return 'ledger_invariant';
+  if (/schema version|unknown ledger event/.test(message)) return 'unknown_event';
+  return 'illegal_transition';
 }

@@ -14,29 +14,50 @@ export interface ChainSummary {
 
 /**
  * Recomputes the chain from position zero beside the stored links, both in feed order (a merge
- * of two sorted reads, so memory stays one batch of each). After a mismatch it continues from the
- * stored link, so each tampered event is reported once, at its own position, instead of every
- * link after it.
+ * of two sorted reads, so memory stays about one page of each). After a mismatch it continues
+ * from the stored link, so each tampered event is reported once, at its own position, instead of
+ * every link after it.
  */
 export class TamperCheck {
   private previous = GENESIS_LINK;
   private lastSeq = 0n;
-  private peeked: StoredLink | null = null;
+  /** Links read and not yet matched, in feed order, from `next` on. */
+  private links: StoredLink[] = [];
+  private next = 0;
   private exhausted = false;
   private readonly summary: ChainSummary = { links: 0, notYetChained: 0, headLink: null, headPosition: null };
 
   constructor(
-    private readonly links: AsyncIterator<StoredLink>,
+    private readonly pages: AsyncIterator<StoredLink[]>,
     /** The chain keeper's checkpoint: an event at or before it must have a link. */
     private readonly checkpoint: FeedKey,
     private readonly report: ReportFinding,
   ) {}
 
-  async onEvent(event: AuditEvent): Promise<void> {
-    for (let link = await this.peek(); link !== null; link = await this.peek()) {
+  /**
+   * Reads link pages until the links reach past `key` (or the chain ends), so that onEvent needs
+   * no read for any event up to `key`: called once per page of events, with its last key.
+   */
+  async readThrough(key: FeedKey): Promise<void> {
+    while (!this.exhausted) {
+      const last = this.links[this.links.length - 1];
+      if (last !== undefined && this.next < this.links.length && compareFeedKeys(last, key) >= 0) return;
+      const page = await this.pages.next();
+      if (page.done) this.exhausted = true;
+      else {
+        this.links =
+          this.next < this.links.length ? [...this.links.slice(this.next), ...page.value] : page.value;
+        this.next = 0;
+      }
+    }
+  }
+
+  /** One event in feed order, at or before the key given to readThrough last. */
+  onEvent(event: AuditEvent): void {
+    for (let link = this.peek(event); link !== null; link = this.peek(event)) {
       const order = compareFeedKeys(link, event);
       if (order > 0) break;
-      this.peeked = null;
+      this.next += 1;
       if (order < 0) {
         this.report({
           kind: 'deleted',
@@ -72,8 +93,16 @@ export class TamperCheck {
 
   /** Links left after the last event belong to events that are gone. */
   async finish(): Promise<ChainSummary> {
-    for (let link = await this.peek(); link !== null; link = await this.peek()) {
-      this.peeked = null;
+    for (;;) {
+      const link = this.links[this.next];
+      if (link === undefined) {
+        if (this.exhausted) break;
+        const page = await this.pages.next();
+        if (page.done) this.exhausted = true;
+        else [this.links, this.next] = [page.value, 0];
+        continue;
+      }
+      this.next += 1;
       this.report({
         kind: 'deleted',
         position: link.position,
@@ -102,12 +131,10 @@ export class TamperCheck {
     this.summary.headPosition = link.position;
   }
 
-  private async peek(): Promise<StoredLink | null> {
-    if (this.peeked === null && !this.exhausted) {
-      const next = await this.links.next();
-      if (next.done) this.exhausted = true;
-      else this.peeked = next.value;
-    }
-    return this.peeked;
+  /** The next link, if read; past the links read, only the end of the chain is an answer. */
+  private peek(event: AuditEvent): StoredLink | null {
+    const link = this.links[this.next];
+    if (link !== undefined || this.exhausted) return link ?? null;
+    throw new Error(`links were not read through ${event.position} before its event was checked`);
   }
 }

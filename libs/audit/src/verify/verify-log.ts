@@ -1,6 +1,6 @@
 import type { SqlQueryable } from '@payouts/database';
-import { chainCheckpoint, storedLinks } from '../chain/chain-store';
-import { AUDIT_BATCH_SIZE, auditFeed } from '../feed/audit-feed';
+import { chainCheckpoint, storedLinkPages } from '../chain/chain-store';
+import { AUDIT_BATCH_SIZE, auditFeedPages, feedKeyOf, toAuditEvent } from '../feed/audit-feed';
 import { AggregateFolds } from './aggregate-folds';
 import { ReportFinding } from './findings';
 import { PaidChecks } from './paid-checks';
@@ -42,17 +42,21 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
   const batchSize = options.batchSize ?? AUDIT_BATCH_SIZE;
   // The checkpoint first: links and events read afterwards can only be further along.
   const checkpoint = await chainCheckpoint(db);
-  const tamper = new TamperCheck(storedLinks(db, batchSize), checkpoint, report);
+  const tamper = new TamperCheck(storedLinkPages(db, batchSize), checkpoint, report);
   const order = new StreamOrder(report);
   const paid = new PaidChecks(report);
   const folds = new AggregateFolds(report, paid);
   const progressEvery = options.progressEvery ?? 10_000;
   let events = 0;
-  for await (const event of auditFeed(db, undefined, batchSize)) {
-    await tamper.onEvent(event);
-    for (const ready of order.accept(event)) folds.apply(ready);
-    events += 1;
-    if (options.onProgress && events % progressEvery === 0) options.onProgress(events, event.position);
+  for await (const page of auditFeedPages(db, undefined, batchSize)) {
+    await tamper.readThrough(feedKeyOf(page[page.length - 1]!));
+    for (const row of page) {
+      const event = toAuditEvent(row);
+      tamper.onEvent(event);
+      for (const ready of order.accept(event)) folds.apply(ready);
+      events += 1;
+      if (options.onProgress && events % progressEvery === 0) options.onProgress(events, event.position);
+    }
   }
   const chain = await tamper.finish();
   order.finish();

@@ -1,0 +1,60 @@
+import { FIGURE_NAMES, StatementLine } from './statement-line';
+
+/** The columns of a statement, in order: the CSV header and the keys of each JSON line. */
+export const STATEMENT_COLUMNS = [
+  'kind',
+  'time',
+  'ledger_version',
+  'type',
+  'transaction_id',
+  'currency',
+  'order_id',
+  'payout_id',
+  'settlement_id',
+  'description',
+  'amount',
+  'fee',
+  'net',
+  ...FIGURE_NAMES,
+] as const;
+export type StatementColumn = (typeof STATEMENT_COLUMNS)[number];
+export type StatementRecord = Record<StatementColumn, string | number | null>;
+
+export const STATEMENT_FORMATS = ['csv', 'json'] as const;
+export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
+
+export function statementRecord(line: StatementLine): StatementRecord {
+  return {
+    kind: line.kind,
+    time: line.time,
+    ledger_version: line.ledgerVersion,
+    type: line.type,
+    transaction_id: line.transactionId,
+    currency: line.currency,
+    order_id: line.orderId,
+    payout_id: line.payoutId,
+    settlement_id: line.settlementId,
+    description: line.description,
+    amount: line.amount,
+    fee: line.fee,
+    net: line.net,
+    // In the columns' order, whatever the order of the figures' keys.
+    ...Object.fromEntries(FIGURE_NAMES.map((name) => [name, line.figures[name]])),
+  } as StatementRecord;
+}
+
+/** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
+export function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_HEADER = STATEMENT_COLUMNS.map(csvField).join(',');
+
+/** One line of output: a CSV record, or one JSON object (NDJSON) with the same keys. */
+export function formatStatementLine(line: StatementLine, format: StatementFormat): string {
+  const record = statementRecord(line);
+  if (format === 'json') return JSON.stringify(record);
+  return STATEMENT_COLUMNS.map((column) => csvField(record[column])).join(',');
+}
