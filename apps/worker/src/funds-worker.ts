@@ -3,13 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Clock } from '@payouts/clock';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
-import { Environment, MAX_MATURED_PER_COMMAND } from '@payouts/domain';
+import { Environment } from '@payouts/domain';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
-import { FundsJobs, MatureProceedsCommand, SettlementRuns } from '@payouts/settlements';
+import { FundsJobs, matureDue, SettlementRuns } from '@payouts/settlements';
 
 const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
-/** Tiger style: MatureProceeds commands per ledger per pass; a longer backlog waits for the next pass. */
-const MAX_MATURING_COMMANDS_PER_LEDGER = 50;
 
 /**
  * The funds flow's timed work (ARCHITECTURE 7), every WORKER_POLL_MS, on each environment's clock
@@ -17,7 +15,9 @@ const MAX_MATURING_COMMANDS_PER_LEDGER = 50;
  * 1. maturing: ledgers whose soonest pending payment is due (funds_maturing, written with the
  *    ledger's own appends) get MatureProceeds until nothing due is left;
  * 2. the daily settlement run at SETTLEMENT_HOUR_UTC, once per environment and day (deterministic
- *    settlement ids: two workers still settle a ledger once for one day);
+ *    settlement ids: two workers still settle a ledger once for one day). Both steps of a pass read
+ *    the environment's clock once: a sandbox advance (or midnight) falling between them must not
+ *    let the day's run see a time the maturing step did not;
  * 3. settlements started and not completed (a run cut short, a crash) are paid through the rail,
  *    which answers a second ask with its first answer, and the answer is recorded.
  */
@@ -54,24 +54,21 @@ export class FundsWorker implements OnApplicationBootstrap, OnModuleDestroy {
     let matured = 0;
     let settlementsStarted = 0;
     for (const environment of ENVIRONMENTS) {
-      matured += await this.step('maturing', () => this.maturingPass(environment));
+      const now = this.clock.now(environment);
+      matured += await this.step('maturing', () => this.maturingPass(environment, now));
       settlementsStarted += await this.step('daily settlement', async () => {
-        return (await this.runs.dailyRunIfDue(environment)).length;
+        return (await this.runs.dailyRunIfDue(environment, now)).length;
       });
     }
     const settlementsCompleted = await this.step('open settlements', () => this.runs.completeOpen());
     return { matured, settlementsStarted, settlementsCompleted };
   }
 
-  private async maturingPass(environment: Environment): Promise<number> {
+  private async maturingPass(environment: Environment, now: Date): Promise<number> {
     let matured = 0;
-    for (const ledgerStreamId of await this.jobs.dueForMaturing(environment, this.clock.now(environment))) {
+    for (const ledgerStreamId of await this.jobs.dueForMaturing(environment, now)) {
       if (this.stopping) break;
-      for (let command = 0; command < MAX_MATURING_COMMANDS_PER_LEDGER; command += 1) {
-        const result = await this.commands.execute(new MatureProceedsCommand(ledgerStreamId));
-        matured += result.matured;
-        if (result.matured < MAX_MATURED_PER_COMMAND) break;
-      }
+      matured += await matureDue(this.commands, ledgerStreamId);
     }
     return matured;
   }

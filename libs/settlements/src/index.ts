@@ -2,6 +2,7 @@
 export * from './settlements.module';
 export * from './pricing/account-pricing';
 export * from './maturing/mature-proceeds';
+export * from './maturing/mature-due';
 export * from './retained-target/set-retained-target';
 export * from './settlement-run/settlement-commands';
 export * from './settlement-run/settlement-ids';

@@ -141,6 +141,17 @@ describe.each(testBackends())('settlement commands and runs on $name', (backend)
       }
     });
 
+    it('takes into a run the proceeds that cleared before it, even where no maturing pass has been yet', async () => {
+      const { accountId, ledger } = await app.fundedLedger('0.00');
+      await app.paidCardOrder(accountId, '100.00');
+      // Cleared (card: two days), never matured by a worker pass: the run matures it first.
+      app.advanceSandbox(2 * 24 * 3600 * 1000 + 60_000);
+      const settled = (await app.runs.runNow('sandbox')).filter((s) => s.accountId === accountId);
+      expect(settled).toEqual([expect.objectContaining({ amount: '96.80', status: 'paid' })]);
+      const state = await app.ledgerState(ledger);
+      expect([state.pending.toFixed(2), state.settlementsPaid.toFixed(2)]).toEqual(['0.00', '96.80']);
+    });
+
     it('completes a settlement a crash left started, asking the rail again under the same id', async () => {
       const { accountId, ledger } = await app.fundedLedger('15.00');
       const id = manualSettlementId();

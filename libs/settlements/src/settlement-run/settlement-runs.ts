@@ -11,6 +11,7 @@ import {
   SettlementTrigger,
 } from '@payouts/domain';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
+import { matureDue } from '../maturing/mature-due';
 import { FundsJobs, OpenSettlement } from '../shared/funds-jobs';
 import type { SettlementRail } from '../settlement-rail/settlement-rail.port';
 import { SETTLEMENT_RAIL } from '../settlement-rail/settlement-rail.port';
@@ -48,8 +49,8 @@ export class SettlementRuns {
   }
 
   /** The daily run owed on the environment's clock, if not done yet; the settlements it started. */
-  async dailyRunIfDue(environment: Environment): Promise<RunSettlement[]> {
-    const { day } = currentSettlementRun(this.clock.now(environment), this.config.settlementHourUtc);
+  async dailyRunIfDue(environment: Environment, now = this.clock.now(environment)): Promise<RunSettlement[]> {
+    const { day } = currentSettlementRun(now, this.config.settlementHourUtc);
     if (!(await this.jobs.dailyRunOwed(environment, day))) return [];
     const settled = await this.run(environment, 'daily', (ledger) => dailySettlementId(ledger, day));
     await this.jobs.dailyRunDone(environment, day);
@@ -77,6 +78,9 @@ export class SettlementRuns {
   ): Promise<RunSettlement[]> {
     const started: StartedSettlement[] = [];
     for await (const ledgerStreamId of this.jobs.ledgers(environment)) {
+      // A run takes what has cleared by the time it runs, whether or not the maturing pass has
+      // reached this ledger yet (its backlog is bounded per pass).
+      await matureDue(this.commands, ledgerStreamId);
       const result = await this.commands.execute(
         new StartSettlementCommand(ledgerStreamId, idOf(ledgerStreamId), trigger),
       );
