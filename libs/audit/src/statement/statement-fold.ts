@@ -33,6 +33,17 @@ export interface StatementRequest {
   to: Date;
 }
 
+/**
+ * The read side's arithmetic a statement counts with: the rows an event adds and the balance row
+ * after it, as the projector computes them. A parameter so that a test can hand the fold a broken
+ * one and see each cross-check refuse it.
+ */
+export interface ReadSideArithmetic {
+  transactionsOf: typeof transactionsOf;
+  applyLedgerEvent: typeof applyLedgerEvent;
+}
+export const READ_SIDE_ARITHMETIC: ReadSideArithmetic = { transactionsOf, applyLedgerEvent };
+
 /** The statement cannot be trusted past this point: printed as a finding line, exit 1. */
 export class StatementFindingError extends Error {
   constructor(readonly finding: Finding) {
@@ -61,7 +72,10 @@ export class StatementFold {
   private nets = new Big(0);
   private lastPosition: string | null = null;
 
-  constructor(private readonly request: StatementRequest) {
+  constructor(
+    private readonly request: StatementRequest,
+    private readonly readSide: ReadSideArithmetic = READ_SIDE_ARITHMETIC,
+  ) {
     const { accountId, environment, currency } = request;
     this.streamId = ledgerStreamId(accountId, environment, currency);
     this.row = emptyBalance(accountId, environment, currency);
@@ -116,7 +130,7 @@ export class StatementFold {
     const within = this.phase === 'within';
     const drafts = this.rowsOf(event, version, within);
     const before = this.row;
-    this.row = applyLedgerEvent(before, event, version);
+    this.row = this.readSide.applyLedgerEvent(before, event, version);
     if (!within) return [];
     const lines =
       drafts.length > 0 ? this.rowLines(drafts, before, position) : this.otherLine(event, before, position);
@@ -131,17 +145,17 @@ export class StatementFold {
    */
   private rowsOf(event: LedgerEvent, version: number, within: boolean): TransactionDraft[] {
     if (event.type === 'PayoutFundsReserved') {
-      const drafts = transactionsOf(this.streamId, event, version);
+      const drafts = this.readSide.transactionsOf(this.streamId, event, version);
       for (const draft of drafts) this.reservations.set(event.data.payoutId, draft);
       return within ? drafts : [];
     }
     if (event.type !== 'PayoutFundsReleased' && event.type !== 'PayoutFundsSettled') {
-      return within ? transactionsOf(this.streamId, event, version) : [];
+      return within ? this.readSide.transactionsOf(this.streamId, event, version) : [];
     }
     const reservation = this.reservations.get(event.data.payoutId);
     this.reservations.delete(event.data.payoutId);
     if (!within) return [];
-    const drafts = transactionsOf(this.streamId, event, version);
+    const drafts = this.readSide.transactionsOf(this.streamId, event, version);
     return reservation ? fillReleasesFromBatch([reservation, ...drafts]).slice(1) : drafts;
   }
 

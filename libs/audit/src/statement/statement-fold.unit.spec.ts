@@ -1,8 +1,15 @@
+import Big from 'big.js';
 import { LedgerEvent, REASON_NOT_RECORDED } from '@payouts/domain';
 import { fundsFlowEvents } from '@payouts/testing';
 import type { AuditEvent } from '../feed/audit-feed';
 import { storedLedgerEvents } from '../testing/stored-ledger-events';
-import { StatementFindingError, StatementFold, StatementRequest } from './statement-fold';
+import {
+  READ_SIDE_ARITHMETIC,
+  ReadSideArithmetic,
+  StatementFindingError,
+  StatementFold,
+  StatementRequest,
+} from './statement-fold';
 import { StatementLine } from './statement-line';
 
 const STREAM = 'ledger-acc_flow-sandbox';
@@ -19,8 +26,12 @@ const request = (from: string, to: string): StatementRequest => ({
 });
 
 /** The whole statement, as the reader would drive the fold (stopping once it is closed). */
-function statement(req: StatementRequest, events: readonly AuditEvent[]): StatementLine[] {
-  const fold = new StatementFold(req);
+function statement(
+  req: StatementRequest,
+  events: readonly AuditEvent[],
+  readSide: ReadSideArithmetic = READ_SIDE_ARITHMETIC,
+): StatementLine[] {
+  const fold = new StatementFold(req, readSide);
   const lines: StatementLine[] = [];
   for (const event of events) {
     lines.push(...fold.push(event));
@@ -247,5 +258,66 @@ describe('a statement of one ledger, folded from its events', () => {
     expect(fold.closed).toBe(true);
     expect(fold.push(flow[3]!)).toEqual([]);
     expect(fold.finish()).toEqual([]);
+  });
+
+  describe('its cross-checks refuse read-side arithmetic that disagrees with the events', () => {
+    const { transactionsOf, applyLedgerEvent } = READ_SIDE_ARITHMETIC;
+    const day = request('2026-03-10', '2026-03-11');
+    const doubledCredit = (event: LedgerEvent): LedgerEvent =>
+      event.type === 'FundsCredited'
+        ? { ...event, data: { ...event.data, amount: new Big(event.data.amount).times(2).toFixed(2) } }
+        : event;
+
+    it("an event whose rows do not add up to its effect on the balance (a payment's fee row lost)", () => {
+      const broken: ReadSideArithmetic = {
+        applyLedgerEvent,
+        transactionsOf: (...args) => transactionsOf(...args).filter((row) => row.type !== 'payment_fee'),
+      };
+      expect(findingOf(() => statement(day, flow, broken))).toEqual({
+        kind: 'statement_mismatch',
+        position: '103',
+        streamId: STREAM,
+        detail: "the event's balance transactions do not add up to it",
+      });
+    });
+
+    it('an event that moves a figure without a line (a credit without its adjustment row)', () => {
+      const broken: ReadSideArithmetic = {
+        applyLedgerEvent,
+        transactionsOf: (streamId, event, version) =>
+          event.type === 'FundsCredited' ? [] : transactionsOf(streamId, event, version),
+      };
+      expect(findingOf(() => statement(day, flow, broken))).toMatchObject({
+        kind: 'statement_mismatch',
+        position: '102',
+        detail: 'FundsCredited moved a figure without a line',
+      });
+    });
+
+    it("figures that agree with the rows but not with the domain's fold of the same events", () => {
+      // Rows and balance row both count the credit twice: each line adds up, the books do not.
+      const broken: ReadSideArithmetic = {
+        applyLedgerEvent: (row, event, version) => applyLedgerEvent(row, doubledCredit(event), version),
+        transactionsOf: (streamId, event, version) => transactionsOf(streamId, doubledCredit(event), version),
+      };
+      const finding = findingOf(() => statement(day, flow, broken));
+      expect(finding).toMatchObject({ kind: 'statement_mismatch', position: '115' });
+      expect(finding.detail).toMatch(
+        /^closing figures differ: .*available_for_new_commitments 110\.00 \(ledger fold 10\.00\)/,
+      );
+    });
+
+    it('movements whose nets do not take the opening to the closing (a row with a wrong net)', () => {
+      const broken: ReadSideArithmetic = {
+        applyLedgerEvent,
+        transactionsOf: (...args) =>
+          transactionsOf(...args).map((row) => (row.type === 'adjustment' ? { ...row, net: '90.00' } : row)),
+      };
+      expect(findingOf(() => statement(day, flow, broken))).toMatchObject({
+        kind: 'statement_mismatch',
+        position: '115',
+        detail: 'opening pending + available 0.00 + nets 0.00 != closing 10.00',
+      });
+    });
   });
 });

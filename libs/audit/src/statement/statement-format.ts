@@ -43,10 +43,21 @@ export function statementRecord(line: StatementLine): StatementRecord {
   } as StatementRecord;
 }
 
-/** RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled. */
+/** A signed decimal such as -30.50: a number to a spreadsheet, and never a formula. */
+const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?$/;
+/** What a spreadsheet reads as the start of a formula (OWASP, "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: a field with a comma, a double quote or a line break is quoted, its quotes doubled.
+ * Text a spreadsheet would run as a formula (an operator's reason or a payer's name can start with
+ * `=`) gets a leading apostrophe first, so opening a statement runs nothing; money, whose negative
+ * amounts start with `-`, stays a number.
+ */
 export function csvField(value: string | number | null): string {
   if (value === null) return '';
-  const text = String(value);
+  let text = String(value);
+  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

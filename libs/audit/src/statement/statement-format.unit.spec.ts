@@ -41,6 +41,19 @@ describe('statement output', () => {
     expect(csvField(7)).toBe('7');
   });
 
+  it('keeps a spreadsheet from running text as a formula, and money as a number', () => {
+    expect(csvField('=HYPERLINK("http://evil.example","refund")')).toBe(
+      `"'=HYPERLINK(""http://evil.example"",""refund"")"`,
+    );
+    expect(csvField('+1 555 0100')).toBe("'+1 555 0100");
+    expect(csvField('-cmd')).toBe("'-cmd");
+    expect(csvField('@SUM(A1:A2)')).toBe("'@SUM(A1:A2)");
+    expect(csvField('\tlead')).toBe("'\tlead");
+    expect(csvField('-30.50')).toBe('-30.50');
+    expect(csvField('-1')).toBe('-1');
+    expect(csvField('a = b')).toBe('a = b');
+  });
+
   it('writes a CSV record that reads back field for field under its header', () => {
     const [header, record, ...rest] = parseCsv(`${CSV_HEADER}\n${formatStatementLine(CREDIT, 'csv')}\n`);
     expect(rest).toEqual([]);
