@@ -55,6 +55,12 @@ export interface RecordedEvent {
   /** Decimal string (xid8) of the transaction that wrote the event. */
   transactionId: string;
   recordedAt: Date;
+  /**
+   * recorded_at in UTC with its microseconds (`2026-03-01T12:00:00.123456Z`), where a read can
+   * give them (the PostgreSQL store's reads; not an append's own answer): the audit chain's links
+   * cover the time as stored, which a Date cannot hold.
+   */
+  recordedAtMicros?: string;
   /** This event's place in the feed: pass it to readFeed to continue after it. */
   checkpoint: FeedCheckpoint;
 }
@@ -65,7 +71,7 @@ export interface RecordedEvent {
  */
 export type PendingEvent = Omit<
   RecordedEvent,
-  'globalPosition' | 'transactionId' | 'recordedAt' | 'checkpoint'
+  'globalPosition' | 'transactionId' | 'recordedAt' | 'recordedAtMicros' | 'checkpoint'
 >;
 
 export interface AppendResult {

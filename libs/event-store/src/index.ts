@@ -10,4 +10,5 @@ export {
   lockCheckpoint as lockSubscriptionCheckpoint,
   loadCheckpointRow as loadSubscriptionCheckpoint,
   saveCheckpoint as saveSubscriptionCheckpoint,
+  takeCheckpointLock as takeSubscriptionLock,
 } from './postgres/read-sql';

@@ -80,6 +80,22 @@ describe.each(testBackends())('linking the chain in the projector’s batches on
     expect(await findingsOf(database.db)).toEqual({ findings: 0, notYetChained: 0 });
   });
 
+  it('takes recorded_at with its microseconds from the feed’s read, as the database keeps it', async () => {
+    await credit(store, 'acc_micros');
+    // The feed hands it out once no older transaction is in flight anywhere on the server.
+    let [event] = await store.readFeed({ transactionId: '0', position: '0' }, 1);
+    for (let tries = 0; event === undefined && tries < 400; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      [event] = await store.readFeed({ transactionId: '0', position: '0' }, 1);
+    }
+    const { rows } = await database.db.query<{ at: string }>(
+      `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM events`,
+    );
+    expect(event!.recordedAtMicros).toBe(rows[0]!.at);
+    expect(event!.recordedAtMicros).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(event!.recordedAt.toISOString().slice(0, 23)).toBe(event!.recordedAtMicros!.slice(0, 23));
+  });
+
   it('leaves the batches to the chain’s own subscription while the chain is behind, then takes over', async () => {
     await appendHistory(store);
     await follow(store, false); // the projector ran before the chain existed

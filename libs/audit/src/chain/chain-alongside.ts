@@ -1,13 +1,12 @@
-import type { SqlQueryable } from '@payouts/database';
+import { settledInOrder, SqlQueryable } from '@payouts/database';
 import {
   compareCheckpoints,
   FeedCheckpoint,
-  loadSubscriptionCheckpoint,
-  lockSubscriptionCheckpoint,
   saveSubscriptionCheckpoint,
+  takeSubscriptionLock,
 } from '@payouts/event-store';
-import { chainBatch, FeedEvent } from './chain-keeper';
-import { CHAIN_SUBSCRIPTION_ID } from './chain-store';
+import { FeedEvent, linksOf } from './chain-keeper';
+import { CHAIN_SUBSCRIPTION_ID, chainState, insertLinks } from './chain-store';
 
 /** A feed event with its place in the feed, as a subscription hands it over. */
 export interface PlacedFeedEvent extends FeedEvent {
@@ -31,13 +30,19 @@ export async function chainAlongside(
   followerId: string,
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const chained = await lockSubscriptionCheckpoint(tx, CHAIN_SUBSCRIPTION_ID);
-  const followerBefore = await loadSubscriptionCheckpoint(tx, followerId);
-  if (compareCheckpoints(chained, followerBefore) < 0) return 0;
+  // Three statements a batch, since this runs in every projector batch: the lock; the chain's
+  // checkpoint, the follower's and the chain's head, read together once it is held; the links and
+  // the chain's checkpoint, sent together. recorded_at's microseconds come with the feed's read.
+  await takeSubscriptionLock(tx, CHAIN_SUBSCRIPTION_ID);
+  const { chained, follower, head } = await chainState(tx, followerId);
+  if (compareCheckpoints(chained, follower) < 0) return 0;
   const rest = events.filter((event) => compareCheckpoints(event.checkpoint, chained) > 0);
   const last = rest[rest.length - 1];
   if (!last) return 0;
-  const linked = await chainBatch(tx, rest);
-  await saveSubscriptionCheckpoint(tx, CHAIN_SUBSCRIPTION_ID, last.checkpoint);
-  return linked;
+  const links = await linksOf(tx, rest, head);
+  await settledInOrder([
+    insertLinks(tx, links),
+    saveSubscriptionCheckpoint(tx, CHAIN_SUBSCRIPTION_ID, last.checkpoint),
+  ]);
+  return links.length;
 }

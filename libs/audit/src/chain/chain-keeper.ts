@@ -1,5 +1,5 @@
 import type { SqlQueryable } from '@payouts/database';
-import { chainHead, insertLinks, StoredLink } from './chain-store';
+import { ChainHead, chainHead, insertLinks, StoredLink } from './chain-store';
 import { chainLink, GENESIS_LINK } from './chain-link';
 
 /**
@@ -23,26 +23,34 @@ export interface FeedEvent {
   schemaVersion: number;
   data: unknown;
   metadata: unknown;
+  /** recorded_at with its microseconds, when the read gave them; read again otherwise. */
+  recordedAtMicros?: string;
 }
 
 /**
  * Links one feed batch (in feed order, as the subscription hands it over) onto the chain, in the
  * subscription's transaction, so the links and the chain's checkpoint commit together: a batch is
- * linked once or not at all. Only recorded_at is read again, formatted by the database: the
- * subscriber's copy is a JavaScript Date, which has no microseconds.
+ * linked once or not at all.
  */
 export async function chainBatch(tx: SqlQueryable, events: readonly FeedEvent[]): Promise<number> {
   if (events.length === 0) return 0;
-  const recordedAt = await recordedTimes(
-    tx,
-    events.map((event) => event.globalPosition),
-  );
-  const head = await chainHead(tx);
+  const links = await linksOf(tx, events, await chainHead(tx));
+  await insertLinks(tx, links);
+  return links.length;
+}
+
+/** The batch's links after `head`, in feed order. */
+export async function linksOf(
+  tx: SqlQueryable,
+  events: readonly FeedEvent[],
+  head: ChainHead,
+): Promise<StoredLink[]> {
+  const recordedAt = await recordedTimes(tx, events);
   let previous = head.link ?? GENESIS_LINK;
   let seq = head.seq;
   const links: StoredLink[] = [];
   for (const event of events) {
-    const at = recordedAt.get(event.globalPosition);
+    const at = recordedAt(event);
     // The feed just handed it out: a missing row means the log changed under us. Stop the line.
     if (at === undefined) throw new Error(`chain keeper: the event at ${event.globalPosition} vanished`);
     previous = chainLink(previous, {
@@ -65,16 +73,24 @@ export async function chainBatch(tx: SqlQueryable, events: readonly FeedEvent[])
       link: previous,
     });
   }
-  await insertLinks(tx, links);
-  return links.length;
+  return links;
 }
 
-async function recordedTimes(tx: SqlQueryable, positions: readonly string[]): Promise<Map<string, string>> {
+/**
+ * recorded_at with its microseconds: as the feed read gave it (the PostgreSQL store's reads do),
+ * else read again, formatted by the database (a JavaScript Date has no microseconds).
+ */
+async function recordedTimes(
+  tx: SqlQueryable,
+  events: readonly FeedEvent[],
+): Promise<(event: FeedEvent) => string | undefined> {
+  if (events.every((event) => event.recordedAtMicros !== undefined)) return (event) => event.recordedAtMicros;
   const { rows } = await tx.query<{ p: string; at: string }>(
     `SELECT e.global_position::text AS p,
             to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
        FROM events e WHERE e.global_position = ANY($1::bigint[])`,
-    [positions],
+    [events.map((event) => event.globalPosition)],
   );
-  return new Map(rows.map((row) => [row.p, row.at]));
+  const byPosition = new Map(rows.map((row) => [row.p, row.at]));
+  return (event) => byPosition.get(event.globalPosition);
 }

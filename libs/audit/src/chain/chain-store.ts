@@ -25,6 +25,37 @@ export async function chainHead(db: SqlQueryable): Promise<ChainHead> {
   return row ? { seq: BigInt(row.seq), link: row.link } : { seq: 0n, link: null };
 }
 
+/** What linking alongside another subscriber reads, once the chain's lock is held: one statement. */
+export interface ChainState {
+  /** The chain's checkpoint, and the other subscriber's (FEED_ORIGIN when there is none). */
+  chained: FeedKey;
+  follower: FeedKey;
+  head: ChainHead;
+}
+
+const CHAIN_STATE_SQL = `SELECT ck.last_transaction_id::text AS chain_tx, ck.last_position::text AS chain_pos,
+    fk.last_transaction_id::text AS follower_tx, fk.last_position::text AS follower_pos,
+    h.seq::text AS head_seq, h.link AS head_link
+  FROM (SELECT 1) AS one
+  LEFT JOIN subscription_checkpoints ck ON ck.subscription_id = $1
+  LEFT JOIN subscription_checkpoints fk ON fk.subscription_id = $2
+  LEFT JOIN LATERAL (SELECT c.seq, c.link FROM event_chain c ORDER BY c.seq DESC LIMIT 1) h ON true`;
+
+export async function chainState(tx: SqlQueryable, followerId: string): Promise<ChainState> {
+  const { rows } = await tx.queryPrepared<Record<string, string | null>>(CHAIN_STATE_SQL, [
+    CHAIN_SUBSCRIPTION_ID,
+    followerId,
+  ]);
+  const row = rows[0]!;
+  const key = (transactionId: string | null | undefined, position: string | null | undefined): FeedKey =>
+    transactionId && position ? { transactionId, position } : FEED_ORIGIN;
+  return {
+    chained: key(row.chain_tx, row.chain_pos),
+    follower: key(row.follower_tx, row.follower_pos),
+    head: row.head_seq ? { seq: BigInt(row.head_seq), link: row.head_link ?? null } : { seq: 0n, link: null },
+  };
+}
+
 export async function insertLinks(tx: SqlQueryable, links: readonly StoredLink[]): Promise<void> {
   if (links.length === 0) return;
   await tx.query(

@@ -3,8 +3,10 @@ import { RecordedEvent } from '../event-store.port';
 /**
  * The event columns as selected and returned. bigint and xid8 are cast to text in SQL: PGlite
  * and node-postgres parse int8 differently (number vs string), and neither may round a position.
+ * With `micros`, recorded_at comes as text with its microseconds (a Date keeps milliseconds), for
+ * the feed: the audit chain, linked as the projector reads it, covers the time as stored.
  */
-export function eventColumns(alias?: string): string {
+export function eventColumns(alias?: string, options: { micros?: boolean } = {}): string {
   const p = alias ? `${alias}.` : '';
   return [
     `${p}global_position::text AS global_position`,
@@ -17,7 +19,9 @@ export function eventColumns(alias?: string): string {
     `${p}schema_version`,
     `${p}data`,
     `${p}metadata`,
-    `${p}recorded_at`,
+    options.micros
+      ? `to_char(${p}recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`
+      : `${p}recorded_at`,
   ].join(', ');
 }
 
@@ -32,6 +36,7 @@ export interface EventRow {
   schema_version: number;
   data: unknown;
   metadata: Record<string, unknown> | null;
+  /** A Date as the driver parses it, or with `micros` the text eventColumns formats. */
   recorded_at: Date | string;
 }
 
@@ -47,7 +52,7 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     metadata: row.metadata ?? {},
     globalPosition: row.global_position,
     transactionId: row.transaction_id,
-    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    ...recordedAtOf(row.recorded_at),
     checkpoint: { transactionId: row.transaction_id, position: row.global_position },
   };
 }
@@ -107,4 +112,10 @@ function compareJsonbKeys(a: string, b: string): number {
   }
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
   return x.length !== y.length ? x.length - y.length : Buffer.compare(x, y);
+}
+
+function recordedAtOf(value: Date | string): Pick<RecordedEvent, 'recordedAt' | 'recordedAtMicros'> {
+  return value instanceof Date
+    ? { recordedAt: value }
+    : { recordedAt: new Date(value), recordedAtMicros: value };
 }

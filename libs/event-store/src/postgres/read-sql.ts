@@ -38,7 +38,7 @@ export async function readStreamRows(
  * before the last one returned. The xmin is computed once per statement (an InitPlan), which
  * lets the range run as an index scan on events_feed_order.
  */
-const READ_FEED_SQL = `SELECT ${eventColumns('e')}
+const READ_FEED_SQL = `SELECT ${eventColumns('e', { micros: true })}
   FROM events e
   WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
     AND e.transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
@@ -86,8 +86,13 @@ const SUBSCRIPTION_LOCK_CLASS = 0x5ec0_0001;
  * while the batch has written nothing.
  */
 export async function lockCheckpoint(tx: SqlQueryable, subscriptionId: string): Promise<FeedCheckpoint> {
-  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SUBSCRIPTION_LOCK_CLASS, subscriptionId]);
+  await takeCheckpointLock(tx, subscriptionId);
   return loadCheckpointRow(tx, subscriptionId);
+}
+
+/** The subscription's lock alone, for a caller that reads the checkpoint with other things after it. */
+export async function takeCheckpointLock(tx: SqlQueryable, subscriptionId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SUBSCRIPTION_LOCK_CLASS, subscriptionId]);
 }
 
 export async function saveCheckpoint(
