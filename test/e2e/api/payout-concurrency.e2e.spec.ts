@@ -147,7 +147,9 @@ describe.each(testBackends().map((b) => b.name))('concurrent creates over HTTP o
     } finally {
       await gateway.close();
     }
-  });
+    // 500 creates, a balance check and a list: on the embedded database, on a 2-core machine busy
+    // with other suites, this once took more than the default minute.
+  }, 180_000);
 
   it('commits alone a create whose merchant reference another create in its batch claims: one of each pair is created', async () => {
     const gateway = await startGateway(backend, { DEFAULT_MAX_PENDING_PER_CUSTOMER: '1000' });

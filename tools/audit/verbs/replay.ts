@@ -34,6 +34,7 @@ function batchSizeOf(raw: string | undefined): number {
 }
 
 const PROGRESS: Record<ReplayPhase, (count: number, at: string) => string> = {
+  copy: (count, at) => `replay: copying the live ${at}, ${count} rows`,
   'live-copy': (count, at) => `replay: live copy brought up to date by ${count} events, at position ${at}`,
   replay: (count, at) => `replay: ${count} events, at position ${at}`,
   compare: (count, at) => `replay: comparing ${at}, ${count} rows`,

@@ -61,9 +61,11 @@ interface KeyedRow {
   digest: string;
 }
 
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const sortable = (k: KeyColumn) => `${ident(k.name)}${k.text ? ' COLLATE "C"' : ''}`;
-const keyBound = (shape: TableShape) => shape.key.map((k, i) => `$${i + 1}::${k.type}`).join(', ');
+export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** The key columns in the order pages walk them (text bytewise). */
+export const sortable = (k: KeyColumn) => `${ident(k.name)}${k.text ? ' COLLATE "C"' : ''}`;
+/** `$1::type, $2::type…`: a key as parameters. */
+export const keyBound = (shape: TableShape) => shape.key.map((k, i) => `$${i + 1}::${k.type}`).join(', ');
 
 /**
  * A table's rows in key order, a page at a time (memory stays one page whatever the table's

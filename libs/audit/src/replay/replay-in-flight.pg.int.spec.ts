@@ -1,6 +1,6 @@
 import { LEDGER_STREAM_TYPE, ledgerStreamId } from '@payouts/domain';
 import { PostgresEventStore, StreamAppend } from '@payouts/event-store';
-import { projectReadModels } from '@payouts/read-models';
+import { projectReadModels, READ_MODEL_TABLES } from '@payouts/read-models';
 import { fundsFlowEvents, testBackends, TestDatabase, toNewEvent } from '@payouts/testing';
 import { appendHistory, projectEverything } from '../testing/audit-history';
 import { ReplayDifference } from './replay-differences';
@@ -69,5 +69,43 @@ describe.each(testBackends().filter((b) => b.name === 'postgres'))('replayReadMo
       liveCopyEvents: younger.events.length,
       differences: 0,
     });
+  });
+
+  it('copies the live tables in short transactions, so it never holds back the server’s event feed meanwhile', async () => {
+    const logged = await appendHistory(store);
+    await projectEverything(store);
+    const chunks: { table: string; rows: number; heldIds: string[] }[] = [];
+    const heldIds = async () => {
+      // Sessions of this database holding a transaction id: each holds back every feed on the server.
+      const { rows } = await database.db.query<{ xid: string }>(
+        `SELECT backend_xid::text AS xid FROM pg_stat_activity
+          WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()`,
+      );
+      return rows.map((row) => row.xid);
+    };
+    const differences: ReplayDifference[] = [];
+    const pending: Promise<void>[] = [];
+    const report = await replayReadModels(database.db, {
+      copyChunkRows: 2,
+      onDifference: (difference) => differences.push(difference),
+      onProgress: (phase, count, at) => {
+        if (phase !== 'copy') return;
+        pending.push(heldIds().then((held) => void chunks.push({ table: at, rows: count, heldIds: held })));
+      },
+    });
+    await Promise.all(pending);
+    // Tables of more than two rows were copied in several chunks, and every row was copied.
+    expect(chunks.filter((chunk) => chunk.rows > 2).length).toBeGreaterThan(0);
+    for (const table of READ_MODEL_TABLES) {
+      const { rows } = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+      const copied = Math.max(0, ...chunks.filter((chunk) => chunk.table === table).map((c) => c.rows));
+      expect([table, copied]).toEqual([table, rows[0]!.n]);
+    }
+    expect(differences).toEqual([]);
+    expect(report).toMatchObject({ events: logged, differences: 0 });
+    // Looked at after each chunk (the next may have begun): a transaction id seen twice would be
+    // one transaction held across chunks, as one transaction for the whole copy was.
+    const seen = chunks.flatMap((chunk) => chunk.heldIds);
+    expect(new Set(seen).size).toBe(seen.length);
   });
 });

@@ -24,7 +24,7 @@ export const MAX_REPLAY_BATCH_SIZE = 50_000;
 /** Rows per page of each side of a table's comparison. */
 export const COMPARE_PAGE_SIZE = 5_000;
 
-export type ReplayPhase = 'live-copy' | 'replay' | 'compare';
+export type ReplayPhase = 'copy' | 'live-copy' | 'replay' | 'compare';
 
 export interface ReplayOptions {
   onDifference: ReportDifference;
@@ -38,6 +38,8 @@ export interface ReplayOptions {
   scratch?: SqlClient;
   /** Scratch transactions side by side on a server (its pool must allow as many); default 2. */
   connections?: number;
+  /** Rows per transaction of the live tables' copy on a server (live-copy.ts); tests make it small. */
+  copyChunkRows?: number;
   /** Keep both scratch schemas for inspection instead of dropping them at the end. */
   keep?: boolean;
   /** Stops between batches; the scratch schemas are then dropped. */
@@ -87,7 +89,10 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
   const schemas = scratchSchemaNames();
   let finished = false;
   try {
-    const end = await createAndPin(scratch, schemas);
+    const end = await createAndPin(db, scratch, schemas, {
+      chunkRows: options.copyChunkRows,
+      onCopied: (table, rows) => options.onProgress?.('copy', rows, table),
+    });
     const pass = async (
       from: FeedKey,
       phase: ReplayPhase,

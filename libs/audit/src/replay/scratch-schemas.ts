@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
 import { READ_MODEL_SUBSCRIPTION_ID, READ_MODEL_TABLES } from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
+import { tableShape } from './compare-tables';
+import { copyLiveTable } from './live-copy';
 import { PINNED_EVENTS_FILTER, PinnedSnapshot, snapshotLiteral } from './pinned-feed';
 
 /**
@@ -40,38 +42,80 @@ export interface PinnedEnd {
 }
 
 /**
- * One REPEATABLE READ transaction on the scratch session: its snapshot pins the end; it creates
- * both schemas, copies the live rows, and reads the projector's checkpoint and the last event, all
- * as of that snapshot. Live tables are only read, named with their schema; the search path holds
- * the scratch schema alone, so no unqualified name can reach a live table. It commits together or
- * not at all: a failure here leaves nothing behind.
+ * Pins the end of the log and copies the live rows as of that moment into `schemas.live`.
+ *
+ * On a server, without holding back the event feed: a read-only REPEATABLE READ transaction on the
+ * live session (which takes no transaction id, so the feed never waits for it) pins the snapshot
+ * and exports it; the schemas are created in one short transaction; each live table is copied in
+ * chunks of short transactions that import that snapshot (live-copy.ts). Embedded, the one
+ * connection does it all in one REPEATABLE READ transaction (nothing else reads its feed then).
+ *
+ * Live tables are only read, named with their schema; the scratch search path holds the scratch
+ * schema alone, so no unqualified name can reach a live table.
  */
-export async function createAndPin(scratch: SqlClient, schemas: ScratchSchemas): Promise<PinnedEnd> {
+export async function createAndPin(
+  live: SqlClient,
+  scratch: SqlClient,
+  schemas: ScratchSchemas,
+  copy: { chunkRows?: number; onCopied?: (table: string, rows: number) => void } = {},
+): Promise<PinnedEnd> {
+  // Embedded: one connection. A server session pool has several: the pin holds one meanwhile.
+  if (scratch.kind !== 'postgres') return createAndPinInOne(scratch, schemas);
+  return live.transaction(async (pin) => {
+    await pin.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    const { rows } = await pin.query<{ snapshot: string; exported: string }>(
+      'SELECT pg_current_snapshot()::text AS snapshot, pg_export_snapshot() AS exported',
+    );
+    const { snapshot, exported } = rows[0]!;
+    const end = { snapshot, liveCheckpoint: await liveCheckpoint(pin), last: await lastEvent(pin) };
+    await scratch.transaction((tx) => createScratchSchemas(tx, schemas, snapshot));
+    for (const table of READ_MODEL_TABLES) {
+      const shape = await tableShape(pin, table);
+      await copyLiveTable(scratch, shape, schemas.live, exported, {
+        chunkRows: copy.chunkRows,
+        onChunk: (copied) => copy.onCopied?.(table, copied),
+      });
+    }
+    return end;
+  });
+}
+
+/** Embedded: one transaction creates, copies and pins; it commits together or not at all. */
+function createAndPinInOne(scratch: SqlClient, schemas: ScratchSchemas): Promise<PinnedEnd> {
   return scratch.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     const pinned = await tx.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
     const snapshot = pinned.rows[0]!.snapshot;
-    await tx.query(`SET LOCAL search_path TO ${quoted(schemas.replay)}`);
-    for (const schema of [schemas.replay, schemas.live]) {
-      await tx.query(`CREATE SCHEMA ${quoted(schema)}`);
-      // Unlogged: scratch rows need no crash safety, and writing no WAL for them is most of the
-      // server's work saved (a crash loses the run, which is then simply run again).
-      for (const table of READ_MODEL_TABLES) {
-        await tx.query(
-          `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL)`,
-        );
-      }
-      // What the projections read when a batch is not enough: the log, never past the pinned end.
-      await tx.query(
-        `CREATE VIEW ${quoted(schema)}.events AS SELECT * FROM ${LIVE_SCHEMA}.events
-          WHERE ${PINNED_EVENTS_FILTER(snapshotLiteral(snapshot))}`,
-      );
-    }
+    await createScratchSchemas(tx, schemas, snapshot);
     for (const table of READ_MODEL_TABLES) {
       await tx.query(`INSERT INTO ${quoted(schemas.live)}.${table} SELECT * FROM ${LIVE_SCHEMA}.${table}`);
     }
     return { snapshot, liveCheckpoint: await liveCheckpoint(tx), last: await lastEvent(tx) };
   });
+}
+
+/** Both schemas, each with the read-model tables and the pinned `events` view. */
+async function createScratchSchemas(
+  tx: SqlQueryable,
+  schemas: ScratchSchemas,
+  snapshot: string,
+): Promise<void> {
+  await tx.query(`SET LOCAL search_path TO ${quoted(schemas.replay)}`);
+  for (const schema of [schemas.replay, schemas.live]) {
+    await tx.query(`CREATE SCHEMA ${quoted(schema)}`);
+    // Unlogged: scratch rows need no crash safety, and writing no WAL for them is most of the
+    // server's work saved (a crash loses the run, which is then simply run again).
+    for (const table of READ_MODEL_TABLES) {
+      await tx.query(
+        `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL)`,
+      );
+    }
+    // What the projections read when a batch is not enough: the log, never past the pinned end.
+    await tx.query(
+      `CREATE VIEW ${quoted(schema)}.events AS SELECT * FROM ${LIVE_SCHEMA}.events
+        WHERE ${PINNED_EVENTS_FILTER(snapshotLiteral(snapshot))}`,
+    );
+  }
 }
 
 async function liveCheckpoint(tx: SqlQueryable): Promise<FeedKey> {
