@@ -8,7 +8,6 @@ import {
   FloatEvent,
   FloatState,
   initialFloatState,
-  initialLedgerState,
   initialOrderState,
   initialPayoutState,
   isFinalPayout,
@@ -33,6 +32,7 @@ import {
 } from '@payouts/domain';
 import type { AuditEvent } from '../feed/audit-feed';
 import { FindingKind, ledgerRefusalKind, messageOf, ReportFinding } from './findings';
+import { LedgerTally } from './ledger-tally';
 import { PaidChecks } from './paid-checks';
 
 /** A payout or order that reached a final status: the deciders append nothing after it, so its state is not kept. */
@@ -44,9 +44,13 @@ type Closed = { closed: string };
  * balance after any event. A throw is a finding at that event; the event is left out and the fold
  * goes on with the state before it. Ledgers and floats are few and kept whole; a payout or order
  * is kept while open and shrinks to its final status once closed.
+ *
+ * A ledger is folded by LedgerTally (the same arithmetic in cents, several times cheaper) for as
+ * long as it can prove the domain accepts each event; at the first event it cannot, the ledger
+ * goes to evolveLedger for good, so every ledger finding is the domain's own refusal.
  */
 export class AggregateFolds {
-  private readonly ledgers = new Map<string, LedgerState>();
+  private readonly ledgers = new Map<string, LedgerTally | LedgerState>();
   private readonly floats = new Map<string, FloatState>();
   private readonly payouts = new Map<string, PayoutState | Closed>();
   private readonly orders = new Map<string, OrderState | Closed>();
@@ -86,14 +90,21 @@ export class AggregateFolds {
       this.finding('stream_mismatch', event, 'not a ledger stream id');
       return;
     }
-    const before = this.ledgers.get(event.streamId) ?? initialLedgerState();
+    const kept = this.ledgers.get(event.streamId) ?? new LedgerTally();
     try {
       const ledgerEvent = upcastLedgerEvent({
         type: event.eventType,
         schemaVersion: event.schemaVersion,
         data: event.data,
       });
-      this.ledgers.set(event.streamId, evolveLedger(before, ledgerEvent));
+      if (kept instanceof LedgerTally && kept.tryApply(ledgerEvent)) {
+        this.ledgers.set(event.streamId, kept);
+      } else {
+        // The tally could not vouch for this event: the domain decides, and keeps the ledger from now on.
+        const before = kept instanceof LedgerTally ? kept.toDomainState() : kept;
+        this.ledgers.set(event.streamId, before);
+        this.ledgers.set(event.streamId, evolveLedger(before, ledgerEvent));
+      }
       if (ledgerEvent.type === 'PaymentProceedsRecorded') this.paid.proceedsRecorded(ledgerEvent.data, event);
     } catch (error) {
       this.finding(ledgerRefusalKind(error), event, messageOf(error));
