@@ -30,7 +30,7 @@ import {
   PRICING_STREAM_TYPE,
   upcastLedgerEvent,
 } from '@payouts/domain';
-import type { AuditEvent } from '../feed/audit-feed';
+import type { FoldedEvent } from './verify-feed';
 import { FindingKind, ledgerRefusalKind, messageOf, ReportFinding } from './findings';
 import { LedgerTally } from './ledger-tally';
 import { PaidChecks } from './paid-checks';
@@ -62,7 +62,7 @@ export class AggregateFolds {
   ) {}
 
   /** One event, in its stream's version order. */
-  apply(event: AuditEvent): void {
+  apply(event: FoldedEvent): void {
     switch (event.streamType) {
       case LEDGER_STREAM_TYPE:
         return this.ledger(event);
@@ -85,7 +85,7 @@ export class AggregateFolds {
     }
   }
 
-  private ledger(event: AuditEvent): void {
+  private ledger(event: FoldedEvent): void {
     if (ledgerOwnerFromStreamId(event.streamId) === null) {
       this.finding('stream_mismatch', event, 'not a ledger stream id');
       return;
@@ -111,7 +111,7 @@ export class AggregateFolds {
     }
   }
 
-  private float(event: AuditEvent): void {
+  private float(event: FoldedEvent): void {
     if (!this.known(event, FLOAT_EVENT_SCHEMA_VERSIONS)) return;
     const before = this.floats.get(event.streamId) ?? initialFloatState();
     try {
@@ -126,7 +126,7 @@ export class AggregateFolds {
     }
   }
 
-  private payout(event: AuditEvent): void {
+  private payout(event: FoldedEvent): void {
     if (!this.known(event, PAYOUT_EVENT_SCHEMA_VERSIONS)) return;
     const payoutEvent = asEvent<PayoutEvent>(event);
     if (payoutStreamId(String(payoutEvent.data?.payoutId)) !== event.streamId) {
@@ -156,7 +156,7 @@ export class AggregateFolds {
     );
   }
 
-  private order(event: AuditEvent): void {
+  private order(event: FoldedEvent): void {
     if (!this.known(event, ORDER_EVENT_SCHEMA_VERSIONS)) return;
     const orderEvent = asEvent<OrderEvent>(event);
     const orderId = Number(orderEvent.data?.orderId);
@@ -186,7 +186,7 @@ export class AggregateFolds {
   }
 
   /** A merchant reference is claimed once, forever: its stream has exactly one event. */
-  private merchantReference(event: AuditEvent): void {
+  private merchantReference(event: FoldedEvent): void {
     if (
       event.eventType !== 'MerchantReferenceClaimed' ||
       event.schemaVersion !== MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION
@@ -198,7 +198,7 @@ export class AggregateFolds {
   }
 
   /** Whether this build knows the event's type and schema version for its stream type. */
-  private known(event: AuditEvent, versions: Record<string, number>): boolean {
+  private known(event: FoldedEvent, versions: Record<string, number>): boolean {
     const current = Object.hasOwn(versions, event.eventType) ? versions[event.eventType] : undefined;
     if (current === event.schemaVersion) return true;
     this.finding(
@@ -211,14 +211,14 @@ export class AggregateFolds {
     return false;
   }
 
-  private finding(kind: FindingKind, event: AuditEvent, detail: string): void {
+  private finding(kind: FindingKind, event: FoldedEvent, detail: string): void {
     this.report({ kind, position: event.position, streamId: event.streamId, detail });
   }
 }
 
 /** The stored row as the domain's event shape (its type and schema were checked by `known`). */
 function asEvent<E extends { type: string; data: unknown }>(
-  event: AuditEvent,
+  event: FoldedEvent,
 ): E & { data: Record<string, unknown> } {
   return { type: event.eventType, data: event.data } as E & { data: Record<string, unknown> };
 }
