@@ -1,6 +1,6 @@
 import { ledgerStreamId, Order, parseStoredMoney, PaymentProceedsRecorded } from '@payouts/domain';
 import { payoutUpdatedEventId } from '@payouts/webhooks';
-import type { AuditEvent } from '../feed/audit-feed';
+import type { FoldedEvent } from './verify-feed';
 import { ReportFinding } from './findings';
 
 type Where = { position: string; streamId: string };
@@ -23,7 +23,7 @@ export class PaidChecks {
   constructor(private readonly report: ReportFinding) {}
 
   /** A PayoutPaid that its payout's fold accepted (so at most one per payout stream). */
-  payoutPaid(payoutId: string, event: AuditEvent): void {
+  payoutPaid(payoutId: string, event: FoldedEvent): void {
     // The dispatcher derives the id from the payout id alone (libs/webhooks): it is the same on
     // every delivery, and two payouts share one only if they share a payout id.
     const eventId = payoutUpdatedEventId(payoutId);
@@ -41,7 +41,7 @@ export class PaidChecks {
   }
 
   /** An OrderPaid that its order's fold accepted; `order` is the order before it. */
-  orderPaid(order: Order, event: AuditEvent): void {
+  orderPaid(order: Order, event: FoldedEvent): void {
     const ledger = ledgerStreamId(order.accountId, order.environment, order.currency);
     const recorded = this.proceedsWithoutOrder.get(order.orderId);
     if (recorded === undefined) {
@@ -58,7 +58,7 @@ export class PaidChecks {
   }
 
   /** A PaymentProceedsRecorded that its ledger's fold accepted. */
-  proceedsRecorded(data: PaymentProceedsRecorded['data'], event: AuditEvent): void {
+  proceedsRecorded(data: PaymentProceedsRecorded['data'], event: FoldedEvent): void {
     if (this.ordersWithProceeds.has(data.orderId)) {
       this.report({
         kind: 'duplicate_proceeds',

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../feed/audit-feed';
+import type { FoldedEvent } from './verify-feed';
 import { ReportFinding } from './findings';
 
 /** Events held while an earlier version of their stream is awaited, across all streams (Tiger style: a limit). */
@@ -15,13 +15,13 @@ export const MAX_HELD_EVENTS = 10_000;
  */
 export class StreamOrder {
   private readonly versions = new Map<string, number>();
-  private readonly held = new Map<string, Map<number, AuditEvent>>();
+  private readonly held = new Map<string, Map<number, FoldedEvent>>();
   private heldCount = 0;
 
   constructor(private readonly report: ReportFinding) {}
 
   /** The events now ready to fold, in version order (often just this one). */
-  accept(event: AuditEvent): AuditEvent[] {
+  accept(event: FoldedEvent): FoldedEvent[] {
     const last = this.versions.get(event.streamId) ?? 0;
     const waiting = this.held.get(event.streamId);
     if (event.streamVersion <= last || waiting?.has(event.streamVersion)) {
@@ -45,7 +45,7 @@ export class StreamOrder {
       }
       this.held.set(
         event.streamId,
-        (waiting ?? new Map<number, AuditEvent>()).set(event.streamVersion, event),
+        (waiting ?? new Map<number, FoldedEvent>()).set(event.streamVersion, event),
       );
       this.heldCount += 1;
       return [];

@@ -1,11 +1,14 @@
 import type { SqlQueryable } from '@payouts/database';
-import { chainCheckpoint, storedLinkPages } from '../chain/chain-store';
-import { AUDIT_BATCH_SIZE, auditFeedPages, feedKeyOf, toAuditEvent } from '../feed/audit-feed';
+import { chainCheckpoint, StoredLink, storedLinkPages } from '../chain/chain-store';
+import { AUDIT_BATCH_SIZE, compareFeedKeys, FeedKey } from '../feed/audit-feed';
 import { AggregateFolds } from './aggregate-folds';
+import { FlatPage, IndexedFinding } from './chain-checker';
+import { ChainSide, openChainSide } from './chain-thread';
 import { ReportFinding } from './findings';
 import { PaidChecks } from './paid-checks';
 import { StreamOrder } from './stream-order';
-import { ChainSummary, TamperCheck } from './tamper-check';
+import { ChainSummary } from './tamper-check';
+import { chainedPage, foldedEvent, verifyPages } from './verify-feed';
 
 /** The audit cannot run here (no chain table, say): exit code 2, never a finding. */
 export class AuditSetupError extends Error {}
@@ -26,10 +29,23 @@ export interface VerifyReport {
   elapsedMs: number;
 }
 
+/** Pages sent to the chain's side and not yet answered (Tiger style: a limit); memory is a few pages. */
+const CHAIN_PAGES_IN_FLIGHT = 4;
+
+/** A page checked by this thread, waiting for the chain's findings at the same events. */
+interface Checked {
+  found: IndexedFinding[];
+  chain: Promise<IndexedFinding[]>;
+}
+
 /**
  * Reads the whole log once, in feed order, and runs every check on each event as it passes: the
  * hash chain, stream versions, the aggregates' folds, paid payouts and orders. Reads only: it
  * never writes, so it can run against production or a copy of it.
+ *
+ * The hash chain is checked on a second thread (chain-thread.ts) from the same read: this thread
+ * reads the links and the events, folds, and sends each page on. Findings are printed in the
+ * order one thread would make them: page by page, at each event the chain's before the folds'.
  */
 export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promise<VerifyReport> {
   await requireChainTable(db);
@@ -42,26 +58,99 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
   const batchSize = options.batchSize ?? AUDIT_BATCH_SIZE;
   // The checkpoint first: links and events read afterwards can only be further along.
   const checkpoint = await chainCheckpoint(db);
-  const tamper = new TamperCheck(storedLinkPages(db, batchSize), checkpoint, report);
-  const order = new StreamOrder(report);
-  const paid = new PaidChecks(report);
-  const folds = new AggregateFolds(report, paid);
-  const progressEvery = options.progressEvery ?? 10_000;
-  let events = 0;
-  for await (const page of auditFeedPages(db, undefined, batchSize)) {
-    await tamper.readThrough(feedKeyOf(page[page.length - 1]!));
-    for (const row of page) {
-      const event = toAuditEvent(row);
-      tamper.onEvent(event);
-      for (const ready of order.accept(event)) folds.apply(ready);
-      events += 1;
-      if (options.onProgress && events % progressEvery === 0) options.onProgress(events, event.position);
+  const chain = openChainSide(checkpoint);
+  try {
+    const links = new LinkFeed(storedLinkPages(db, batchSize), chain);
+    let found: IndexedFinding[] = [];
+    let at = 0;
+    const foldFinding: ReportFinding = (finding) => found.push({ index: at, finding });
+    const order = new StreamOrder(foldFinding);
+    const paid = new PaidChecks(foldFinding);
+    const folds = new AggregateFolds(foldFinding, paid);
+    const progressEvery = options.progressEvery ?? 10_000;
+    const checked: Checked[] = [];
+    for await (const page of verifyPages(db, batchSize)) {
+      const last = page[page.length - 1]!;
+      await links.sendThrough({ transactionId: last.transaction_id, position: last.global_position });
+      const first = at;
+      const chainFound = chain.events(first, chainedPage(page));
+      // Awaited in turn below; if the chain's thread fails, every page still waiting fails with it.
+      chainFound.catch(() => undefined);
+      for (const row of page) {
+        const event = foldedEvent(row);
+        for (const ready of order.accept(event)) folds.apply(ready);
+        at += 1;
+        if (options.onProgress && at % progressEvery === 0) options.onProgress(at, event.position);
+      }
+      checked.push({ found, chain: chainFound });
+      found = [];
+      if (checked.length >= CHAIN_PAGES_IN_FLIGHT)
+        interleave(await checked[0]!.chain, checked.shift()!.found, report);
     }
+    while (checked.length > 0) interleave(await checked[0]!.chain, checked.shift()!.found, report);
+    await links.sendRest();
+    const end = await chain.finish();
+    for (const finding of end.findings) report(finding);
+    order.finish();
+    paid.finish();
+    for (const { finding } of found) report(finding);
+    return {
+      events: at,
+      findings,
+      streams: order.streams,
+      chain: end.summary,
+      elapsedMs: Date.now() - started,
+    };
+  } finally {
+    await chain.close();
   }
-  const chain = await tamper.finish();
-  order.finish();
-  paid.finish();
-  return { events, findings, streams: order.streams, chain, elapsedMs: Date.now() - started };
+}
+
+/** One page's findings in a single pass's order: by event, the chain's first (both lists are in event order). */
+function interleave(chain: IndexedFinding[], folds: IndexedFinding[], report: ReportFinding): void {
+  let c = 0;
+  for (const fold of folds) {
+    while (c < chain.length && chain[c]!.index <= fold.index) report(chain[c++]!.finding);
+    report(fold.finding);
+  }
+  while (c < chain.length) report(chain[c++]!.finding);
+}
+
+/**
+ * Sends the chain's side the stored links a page at a time, ahead of the events that need them:
+ * before a page of events, links through its last event (or all there are), as
+ * TamperCheck.readThrough would have read them.
+ */
+class LinkFeed {
+  private last: FeedKey | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly pages: AsyncIterator<StoredLink[]>,
+    private readonly chain: ChainSide,
+  ) {}
+
+  async sendThrough(key: FeedKey): Promise<void> {
+    while (!this.ended && (this.last === null || compareFeedKeys(this.last, key) < 0)) await this.sendPage();
+  }
+
+  async sendRest(): Promise<void> {
+    while (!this.ended) await this.sendPage();
+  }
+
+  private async sendPage(): Promise<void> {
+    const page = await this.pages.next();
+    if (page.done) {
+      this.ended = true;
+      this.chain.linksEnd();
+      return;
+    }
+    const flat: FlatPage = [];
+    for (const link of page.value)
+      flat.push(link.position, link.transactionId, link.streamId, link.seq, link.link);
+    this.last = page.value[page.value.length - 1] ?? this.last;
+    this.chain.links(flat);
+  }
 }
 
 async function requireChainTable(db: SqlQueryable): Promise<void> {

@@ -1,0 +1,130 @@
+import type { StoredLink } from '../chain/chain-store';
+import type { AuditEvent, FeedKey } from '../feed/audit-feed';
+import type { Finding } from './findings';
+import { ChainSummary, TamperCheck } from './tamper-check';
+
+/**
+ * What the tamper check needs of a page, as flat arrays of strings and numbers: a page crosses to
+ * the chain's thread as one structured clone of plain values, several times cheaper than an array
+ * of objects (docs/performance.md). Events: CHAINED_FIELDS values each; links: LINK_FIELDS each.
+ */
+export type FlatPage = (string | number)[];
+
+/** position, transactionId, eventId, streamId, streamType, streamVersion, eventType, schemaVersion, data (JSON text), metadata (JSON text), recordedAt */
+export const CHAINED_FIELDS = 11;
+/** position, transactionId, streamId, seq, link */
+export const LINK_FIELDS = 5;
+
+/** A finding and the index (0, 1, ...) in feed order of the event being checked when it was made. */
+export interface IndexedFinding {
+  index: number;
+  finding: Finding;
+}
+
+export interface ChainEnd {
+  findings: Finding[];
+  summary: ChainSummary;
+}
+
+/**
+ * The hash-chain side of verify (TamperCheck) fed page by page: links read by the caller, then
+ * each page of events with the index of its first event. Findings come back with the index of
+ * the event they were made at, so the caller can interleave them with its own in the order a
+ * single pass would print them. Used on the chain's worker thread, or in the caller's thread when
+ * there is no compiled worker to start (the TypeScript test runs).
+ */
+export class ChainChecker {
+  private readonly linkPages: StoredLink[][] = [];
+  private linksEnded = false;
+  private waiting: (() => void) | null = null;
+  private readonly tamper: TamperCheck;
+  private found: IndexedFinding[] = [];
+  private at = -1;
+
+  constructor(checkpoint: FeedKey) {
+    this.tamper = new TamperCheck(this.pages(), checkpoint, (finding) =>
+      this.found.push({ index: this.at, finding }),
+    );
+  }
+
+  links(flat: FlatPage): void {
+    const page: StoredLink[] = [];
+    for (let i = 0; i < flat.length; i += LINK_FIELDS) {
+      page.push({
+        position: flat[i] as string,
+        transactionId: flat[i + 1] as string,
+        streamId: flat[i + 2] as string,
+        seq: flat[i + 3] as string,
+        link: flat[i + 4] as string,
+      });
+    }
+    this.linkPages.push(page);
+    this.wake();
+  }
+
+  linksEnd(): void {
+    this.linksEnded = true;
+    this.wake();
+  }
+
+  /** One page of events in feed order; its links (through its last event, or the end) were given first. */
+  async events(first: number, flat: FlatPage): Promise<IndexedFinding[]> {
+    const count = flat.length / CHAINED_FIELDS;
+    const last = (count - 1) * CHAINED_FIELDS;
+    await this.tamper.readThrough({
+      position: flat[last] as string,
+      transactionId: flat[last + 1] as string,
+    });
+    for (let n = 0; n < count; n += 1) {
+      this.at = first + n;
+      this.tamper.onEvent(chainedEvent(flat, n * CHAINED_FIELDS));
+    }
+    return this.take();
+  }
+
+  /** After the last page of events and every link: links left belong to events that are gone. */
+  async finish(): Promise<ChainEnd> {
+    this.at = -1;
+    const summary = await this.tamper.finish();
+    return { findings: this.take().map((indexed) => indexed.finding), summary };
+  }
+
+  private take(): IndexedFinding[] {
+    const found = this.found;
+    this.found = [];
+    return found;
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.();
+  }
+
+  /** The link pages as TamperCheck reads them: given ones in order, then the end once told. */
+  private async *pages(): AsyncGenerator<StoredLink[]> {
+    for (;;) {
+      const page = this.linkPages.shift();
+      if (page !== undefined) yield page;
+      else if (this.linksEnded) return;
+      else await new Promise<void>((resolve) => (this.waiting = resolve));
+    }
+  }
+}
+
+function chainedEvent(flat: FlatPage, at: number): AuditEvent {
+  return {
+    position: flat[at] as string,
+    transactionId: flat[at + 1] as string,
+    eventId: flat[at + 2] as string,
+    streamId: flat[at + 3] as string,
+    streamType: flat[at + 4] as string,
+    streamVersion: flat[at + 5] as number,
+    eventType: flat[at + 6] as string,
+    schemaVersion: flat[at + 7] as number,
+    data: JSON.parse(flat[at + 8] as string) as unknown,
+    // toAuditEvent reads a null metadata as {}: the same link either way.
+    metadata: (JSON.parse(flat[at + 9] as string) as unknown) ?? {},
+    recordedAt: flat[at + 10] as string,
+  };
+}
