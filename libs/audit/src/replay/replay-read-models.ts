@@ -112,7 +112,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
     const replayStarted = Date.now();
     // From zero, as commands' appends project: every stream of a batch at once, on several
     // connections, with the earlier events of its payouts and orders so that each is folded from
-    // its start without reading back (new payouts, and ledgers that only moved money, are then one
+    // its start without reading back (new payouts, and ledgers at the version before the batch, are one
     // statement per batch). Measured about twice as fast as the projector's way (docs/audit.md).
     const connections = scratch.kind === 'postgres' ? (options.connections ?? REPLAY_CONNECTIONS) : 1;
     const events = await pass(FEED_ORIGIN, 'replay', true, (batch) =>
