@@ -59,7 +59,7 @@ export function settlementStatement(event: LedgerEvent, version: number): [strin
 
 const text = (value: string | number | null): string | null => (value === null ? null : String(value));
 
-/** The parameter arrays of the fast path's statements (ledger-batch-statements.ts, fields in order). */
+/** The parameter arrays of the fast path's first statement (DELTA_FIELDS, MORE_DELTA_FIELDS if full, rows). */
 export function ledgerBatchArrays(batches: readonly LedgerBatch[], full: boolean): (string | null)[][] {
   const column = (pick: (batch: LedgerBatch) => string | number | null) => batches.map((b) => text(pick(b)));
   const money = (pick: (total: BalanceDeltas) => Big) => column((b) => pick(b.total).toFixed(2));
@@ -93,51 +93,78 @@ export function ledgerBatchArrays(batches: readonly LedgerBatch[], full: boolean
     column((b) => b.limits?.maxOpenExposure ?? null),
     column((b) => b.limits?.maxPendingPerCustomer ?? null),
   ];
-  return [...deltas, ...more, ...transactions, ...changeArrays(batches), ...settlementArrays(batches)];
+  return [...deltas, ...more, ...transactions];
 }
 
-/** CHANGE_FIELDS' arrays: every batch's changes to earlier rows, with their versions. */
-function changeArrays(batches: readonly LedgerBatch[]): (string | null)[][] {
-  const changes = batches.flatMap((b) => b.changes.map((c) => ({ owner: b.owner, ...c })));
-  const column = (pick: (c: (typeof changes)[number]) => string | number | null) =>
-    changes.map((c) => text(pick(c)));
-  return [
-    column((c) => c.owner.accountId),
-    column((c) => c.owner.environment),
-    column((c) => c.owner.currency),
-    column((c) => c.change.kind),
-    column((c) => (c.change.kind === 'mature' ? c.change.orderId : c.change.settlementId)),
-    column((c) => c.version),
-    column((c) => (c.change.kind === 'settle' ? c.change.status : null)),
+/** Whether the batch changes earlier rows or writes settlements: the second statement's work. */
+export const changesEarlier = (b: LedgerBatch): boolean =>
+  b.earlier.matured.length > 0 ||
+  b.earlier.firstCover !== null ||
+  b.earlier.settled.length > 0 ||
+  b.started.length > 0 ||
+  b.outcomes.length > 0;
+
+/** The second statement's arrays, in its order: MATURED, COVERED, SETTLED, STARTED, OUTCOME fields. */
+export function earlierChangeArrays(batches: readonly LedgerBatch[]): (string | null)[][] {
+  /** One item per row of a set, with its batch: the ledger's three columns, then the set's own. */
+  const set = <T>(
+    items: (b: LedgerBatch) => readonly T[],
+    ...picks: ((item: T, b: LedgerBatch) => string | number | null)[]
+  ): (string | null)[][] => {
+    const rows = batches.flatMap((b) => items(b).map((item) => ({ item, b })));
+    return [
+      rows.map(({ b }) => b.owner.accountId),
+      rows.map(({ b }) => b.owner.environment),
+      rows.map(({ b }) => b.owner.currency),
+      ...picks.map((pick) => rows.map(({ item, b }) => text(pick(item, b)))),
+    ];
+  };
+  const from = (_: unknown, b: LedgerBatch) => b.fromVersion;
+  const firstCover = (b: LedgerBatch) => (b.earlier.firstCover === null ? [] : [b.earlier.firstCover]);
+  // STARTED_FIELDS and OUTCOME_FIELDS begin with the id, then the ledger.
+  const withIdFirst = (columns: (string | null)[][]) => [
+    columns[3]!,
+    ...columns.slice(0, 3),
+    ...columns.slice(4),
   ];
-}
-
-/** STARTED_FIELDS' then OUTCOME_FIELDS' arrays. */
-function settlementArrays(batches: readonly LedgerBatch[]): (string | null)[][] {
-  const started = batches.flatMap((b) => b.started.map((s) => ({ owner: b.owner, ...s })));
-  const outcomes = batches.flatMap((b) => b.outcomes.map((o) => ({ owner: b.owner, ...o })));
-  const of = <T>(rows: T[], pick: (row: T) => string | number | null) => rows.map((row) => text(pick(row)));
   return [
-    of(started, (s) => s.id),
-    of(started, (s) => s.owner.accountId),
-    of(started, (s) => s.owner.environment),
-    of(started, (s) => s.owner.currency),
-    of(started, (s) => s.version),
-    of(started, (s) => s.amount),
-    of(started, (s) => s.status),
-    of(started, (s) => s.failureReason),
-    of(started, (s) => s.trigger),
-    of(started, (s) => s.retainedTarget),
-    of(started, (s) => s.createdAt),
-    of(started, (s) => s.paidAt),
-    of(started, (s) => s.failedAt),
-    of(outcomes, (o) => o.id),
-    of(outcomes, (o) => o.owner.accountId),
-    of(outcomes, (o) => o.owner.environment),
-    of(outcomes, (o) => o.owner.currency),
-    of(outcomes, (o) => o.status),
-    of(outcomes, (o) => o.paidAt),
-    of(outcomes, (o) => o.failureReason),
-    of(outcomes, (o) => o.failedAt),
+    ...set(
+      (b) => b.earlier.matured,
+      from,
+      (m) => m.orderId,
+      (m) => m.coveredBy,
+    ),
+    ...set(firstCover, from, (cover) => cover),
+    ...set(
+      (b) => b.earlier.settled,
+      from,
+      (s) => s.settlementId,
+      (s) => s.status,
+    ),
+    ...withIdFirst(
+      set(
+        (b) => b.started,
+        (s) => s.id,
+        (s) => s.version,
+        (s) => s.amount,
+        (s) => s.status,
+        (s) => s.failureReason,
+        (s) => s.trigger,
+        (s) => s.retainedTarget,
+        (s) => s.createdAt,
+        (s) => s.paidAt,
+        (s) => s.failedAt,
+      ),
+    ),
+    ...withIdFirst(
+      set(
+        (b) => b.outcomes,
+        (o) => o.id,
+        (o) => o.status,
+        (o) => o.paidAt,
+        (o) => o.failureReason,
+        (o) => o.failedAt,
+      ),
+    ),
   ];
 }

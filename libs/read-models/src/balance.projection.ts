@@ -18,9 +18,15 @@ import {
   transactionChangesOf,
   transactionsOf,
 } from './balance-transactions';
-import { ledgerBatchArrays, settlementStatement, transactionArrays } from './balance-writes';
+import {
+  changesEarlier,
+  earlierChangeArrays,
+  ledgerBatchArrays,
+  settlementStatement,
+  transactionArrays,
+} from './balance-writes';
 import { LedgerBatch, ledgerBatchOf, ownerOf } from './ledger-batch';
-import { APPLY_DELTAS_SQL, APPLY_LEDGER_BATCHES_SQL } from './ledger-batch-statements';
+import { APPLY_CHANGES_SQL, APPLY_DELTAS_SQL, MOVE_LEDGERS_SQL } from './ledger-batch-statements';
 import { ProjectableEvent } from './projectable-event';
 
 /**
@@ -29,8 +35,8 @@ import { ProjectableEvent } from './projectable-event';
  * decimal deltas (big.js), one ledger event at a time and strictly in stream order: the row
  * remembers the ledger version it reflects, and that version is the cursor of the transactions
  * too, which are written exactly when the row moves past their event. In the common case (the row
- * is at the version just before a batch without a gap) one statement, for any number of ledgers,
- * adds each batch's summed deltas, inserts its transaction rows and applies its changes to earlier
+ * is at the version just before a batch without a gap) two statements, for any number of ledgers,
+ * add each batch's summed deltas, insert its transaction rows and apply its changes to earlier
  * rows and settlements (ledger-batch.ts); otherwise the row is locked and every event between its
  * version and the batch's last is read and applied in the same transaction, one at a time. A
  * replay of an already applied event therefore changes nothing, and a row that is behind heals
@@ -52,22 +58,29 @@ export class BalanceUnavailableError extends DomainError {
 const keyOf = (owner: { accountId: string; environment: string; currency: string }) =>
   `${owner.accountId}\u0000${owner.environment}\u0000${owner.currency}`;
 
-/** The fast path for many ledgers in one statement; returns the stream ids it applied. */
+/**
+ * The fast path for many ledgers: one statement moves every row at the version before its batch
+ * and inserts the batch's rows; a second, for those it moved, changes their earlier rows and
+ * writes their settlements. Returns the stream ids it applied.
+ */
 export async function applyLedgerBatches(
   tx: SqlQueryable,
   batches: readonly LedgerBatch[],
 ): Promise<Set<string>> {
   const full = batches.some((batch) => !batch.appendOnly);
-  const applied = await tx.queryPrepared<{ account_id: string; environment: string; currency: string }>(
-    full ? APPLY_LEDGER_BATCHES_SQL : APPLY_DELTAS_SQL,
+  const moved = await tx.queryPrepared<{ account_id: string; environment: string; currency: string }>(
+    full ? MOVE_LEDGERS_SQL : APPLY_DELTAS_SQL,
     ledgerBatchArrays(batches, full),
   );
   const done = new Set(
-    applied.rows.map((row) =>
+    moved.rows.map((row) =>
       keyOf({ accountId: row.account_id, environment: row.environment, currency: row.currency }),
     ),
   );
-  return new Set(batches.filter((b) => done.has(keyOf(b.owner))).map((b) => b.streamId));
+  const applied = batches.filter((b) => done.has(keyOf(b.owner)));
+  const changing = applied.filter(changesEarlier);
+  if (changing.length > 0) await tx.queryPrepared(APPLY_CHANGES_SQL, earlierChangeArrays(changing));
+  return new Set(applied.map((b) => b.streamId));
 }
 
 export async function projectLedgerStream(

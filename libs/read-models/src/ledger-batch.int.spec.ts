@@ -4,7 +4,7 @@ import { PostgresEventStore } from '@payouts/event-store';
 import { appendLedger, testBackends, TestDatabase, toNewEvent } from '@payouts/testing';
 import { catchUpLedger } from './balance.projection';
 import { LOCK_BALANCE_SQL } from './balance-statements';
-import { APPLY_LEDGER_BATCHES_SQL } from './ledger-batch-statements';
+import { APPLY_CHANGES_SQL, MOVE_LEDGERS_SQL } from './ledger-batch-statements';
 import { ProjectableEvent } from './projectable-event';
 import { projectReadModels, READ_MODEL_TABLES } from './read-model.projection';
 
@@ -231,8 +231,9 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
       const mixed = [...ledgers, behind].flatMap((s) => split(s).mixed);
       return projectReadModels(watched, mixed, { concurrentStreams: true });
     });
-    // One statement for the three ledgers at their versions; only the one behind was locked.
-    expect(statements.filter(([sql]) => sql === APPLY_LEDGER_BATCHES_SQL)).toHaveLength(1);
+    // Two statements for the three ledgers at their versions; only the one behind was locked.
+    expect(statements.filter(([sql]) => sql === MOVE_LEDGERS_SQL)).toHaveLength(1);
+    expect(statements.filter(([sql]) => sql === APPLY_CHANGES_SQL)).toHaveLength(1);
     const locked = statements.filter(([sql]) => sql === LOCK_BALANCE_SQL).map(([, params]) => params![0]);
     expect(new Set(locked)).toEqual(new Set([behind.accountId]));
     expect(await dump()).toEqual(slow);

@@ -24,15 +24,15 @@ import { isContiguous, ProjectableEvent } from './projectable-event';
 /**
  * A ledger batch as the fast path writes it (ledger-batch-statements.ts), without I/O: everything
  * the batch does to the balance row, its balance transactions and its settlements, worked out in
- * memory in ledger order, so that one statement for many ledgers can apply it wherever the row is
- * exactly at the version before the batch. The slow path (balance.projection.ts, applyInOrder)
+ * memory in ledger order, so that a few statements for many ledgers can apply it wherever the row
+ * is exactly at the version before the batch. The slow path (balance.projection.ts, applyInOrder)
  * applies the same events one at a time; this is the same arithmetic, in bulk:
  * - the row moves by the batch's summed deltas; a target or limits set in it are the last ones;
  * - rows the batch adds carry, in memory, what later events of the batch did to them (changedDraft,
  *   as the slow path does to its drafts), and what the rows after each still add to the balances;
- * - what the batch does to rows of earlier batches is a list of changes in ledger order, which the
- *   statement applies to each row as of its place in that order (a cover takes a row only if it
- *   was no longer pending at the cover's version);
+ * - what the batch does to rows of earlier batches is worked out from its changes in ledger order
+ *   (a cover takes a row only if it was no longer pending at the cover's version), so that the
+ *   statement changes each such row once;
  * - a settlement started in the batch is inserted with what later events of the batch did to it;
  *   one started earlier gets the batch's outcome.
  */
@@ -49,6 +49,19 @@ export interface SettlementStart {
   failureReason: string | null;
   paidAt: string | null;
   failedAt: string | null;
+}
+
+/**
+ * What the batch does to rows of earlier batches, each row once, to where the batch leaves it: the
+ * slow path's statements one change at a time, in ledger order (changeStatement), come to this.
+ */
+export interface EarlierRowChanges {
+  /** Orders matured (their pending rows become available), with the start that then covers them. */
+  matured: { orderId: number; coveredBy: string | null }[];
+  /** The batch's first start: it covers every row not pending when the batch began. */
+  firstCover: string | null;
+  /** The last outcome of each settlement, for its settlement row. */
+  settled: { settlementId: string; status: 'paid' | 'failed' }[];
 }
 
 /** What the batch does to a settlement started before it: null leaves a column as it is. */
@@ -72,8 +85,7 @@ export interface LedgerBatch {
   at: string;
   /** The batch's rows; `running` is what the rows after each still add to the batch's end. */
   transactions: WrittenTransaction[];
-  /** Changes to rows of earlier batches, in ledger order. */
-  changes: { version: number; change: TransactionChange }[];
+  earlier: EarlierRowChanges;
   started: SettlementStart[];
   outcomes: SettlementOutcome[];
   /** Only money-moving, append-only events: the smaller statement is enough. */
@@ -105,7 +117,7 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
   const events = batch.map((event) => toLedgerEvent(event));
   let drafts: TransactionDraft[] = [];
   const eventOf: number[] = [];
-  const changes: LedgerBatch['changes'] = [];
+  const changes: { version: number; change: TransactionChange }[] = [];
   const started = new Map<string, SettlementStart>();
   const outcomes = new Map<string, SettlementOutcome>();
   let retainedTarget: string | null = null;
@@ -139,7 +151,7 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
       draft: rows[i]!,
       running,
     })),
-    changes,
+    earlier: earlierRowChanges(changes),
     started: [...started.values()],
     outcomes: [...outcomes.values()],
     appendOnly: events.every(isAppendOnlyMovement),
@@ -175,6 +187,32 @@ function runningFromEnd(
     }
   }
   return running;
+}
+
+/**
+ * A cover takes a row that is no longer pending at its version: a row pending before the batch
+ * and matured in it is taken by the first start after its maturing, any other uncovered row by the
+ * batch's first start. A second maturing of one order finds no pending row left.
+ */
+function earlierRowChanges(
+  changes: readonly { version: number; change: TransactionChange }[],
+): EarlierRowChanges {
+  const covers = changes.flatMap(({ version, change }) =>
+    change.kind === 'cover' ? [{ version, settlementId: change.settlementId }] : [],
+  );
+  const matured = new Map<number, string | null>();
+  const settled = new Map<string, 'paid' | 'failed'>();
+  for (const { version, change } of changes) {
+    if (change.kind === 'mature' && !matured.has(change.orderId)) {
+      matured.set(change.orderId, covers.find((cover) => cover.version > version)?.settlementId ?? null);
+    }
+    if (change.kind === 'settle') settled.set(change.settlementId, change.status);
+  }
+  return {
+    matured: [...matured].map(([orderId, coveredBy]) => ({ orderId, coveredBy })),
+    firstCover: covers[0]?.settlementId ?? null,
+    settled: [...settled].map(([settlementId, status]) => ({ settlementId, status })),
+  };
 }
 
 /** A settlement event of the batch: folded into its start when that is in the batch too. */
