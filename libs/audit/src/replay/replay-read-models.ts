@@ -16,10 +16,10 @@ import {
 /**
  * Events per batch: one read, then one projection (a transaction per scratch connection). Larger
  * batches write fewer rows twice (a row covered by a settlement in its own batch is inserted
- * covered, not updated later): at 1M events 20,000 replayed in about half the time of 5,000,
- * peaking near 245 MiB RSS against 160 MiB (docs/audit.md).
+ * covered, not updated later). At 1M events (docs/audit.md), 10,000 replayed in about the time of
+ * 20,000 (61 s against 55-60 s) with a peak RSS of 190 MiB against 245-260 MiB; 5,000 took longer.
  */
-export const REPLAY_BATCH_SIZE = 20_000;
+export const REPLAY_BATCH_SIZE = 10_000;
 /** The largest batch allowed (Tiger style: a bound on what one batch holds in memory). */
 export const MAX_REPLAY_BATCH_SIZE = 50_000;
 /** Rows per page of each side of a table's comparison. */
