@@ -60,7 +60,7 @@ export const TRANSACTION_FIELDS = [
  * batch still add (`before-end`), subtracted from the moved balance row `m` of the statement.
  * A released payout without its amount and fee takes them from its reservation's row.
  */
-function insertTransactions(first: number, running: 'absolute' | 'before-end'): string {
+export function insertTransactions(first: number, running: 'absolute' | 'before-end'): string {
   const arrays = TRANSACTION_FIELDS.map((_, i) => `$${first + i}::text[]`).join(', ');
   const figure = (column: string, array: string) =>
     running === 'absolute' ? `t.${array}::numeric` : `m.${column} - t.${array}::numeric`;
@@ -82,52 +82,6 @@ function insertTransactions(first: number, running: 'absolute' | 'before-end'): 
 }
 
 export const INSERT_TRANSACTIONS_SQL = insertTransactions(1, 'absolute');
-
-/** The deltas' parameter arrays of APPLY_DELTAS_SQL, in this order. */
-export const DELTA_FIELDS = [
-  'account_id',
-  'environment',
-  'currency',
-  'from_version',
-  'to_version',
-  'funds_in',
-  'available',
-  'holds',
-  'settled',
-  'pending',
-  'gross',
-  'fees',
-  'credits',
-  'at',
-] as const;
-
-/**
- * The common case for any number of ledgers in one statement: a row exactly at the version before
- * its batch, and a batch of append-only movements, has the batch's exact decimal deltas (summed
- * with big.js) added in numeric, and the batch's transaction rows inserted with their running
- * balances counted back from the moved row. A row that is not at that version is left alone, not
- * returned, and gets no transaction rows: the slow path then brings it (and them) up to date.
- */
-export const APPLY_DELTAS_SQL = `WITH u AS (
-    SELECT account_id, environment, currency, from_version::integer, to_version::integer, funds_in::numeric,
-           available::numeric, holds::numeric, settled::numeric, pending::numeric, gross::numeric,
-           fees::numeric, credits::numeric, at::timestamptz
-      FROM unnest(${DELTA_FIELDS.map((_, i) => `$${i + 1}::text[]`).join(', ')})
-        AS d(${DELTA_FIELDS.join(', ')})),
-  moved AS (
-    UPDATE payout_balances b SET ledger_version = u.to_version,
-        funds_in = b.funds_in + u.funds_in, available = b.available + u.available,
-        customer_payout_holds = b.customer_payout_holds + u.holds,
-        customer_payouts_settled = b.customer_payouts_settled + u.settled, pending = b.pending + u.pending,
-        gross_proceeds = b.gross_proceeds + u.gross, processing_fees = b.processing_fees + u.fees,
-        operator_credits = b.operator_credits + u.credits, updated_at = u.at
-      FROM u
-     WHERE b.account_id = u.account_id AND b.environment = u.environment AND b.currency = u.currency
-       AND b.ledger_version = u.from_version
-    RETURNING b.account_id, b.environment, b.currency, b.pending, b.available, b.customer_payout_holds,
-              b.merchant_settlement_holds),
-  written AS (${insertTransactions(DELTA_FIELDS.length + 1, 'before-end')})
-  SELECT account_id, environment, currency FROM moved`;
 
 /** A change to rows written by earlier batches: [sql, params after the ledger's three]. */
 export function changeStatement(change: TransactionChange): [string, unknown[]] {

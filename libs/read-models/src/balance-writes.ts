@@ -1,6 +1,9 @@
+import Big from 'big.js';
 import { LedgerEvent, LedgerOwner } from '@payouts/domain';
+import { BalanceDeltas } from './balance-row';
 import { FAIL_SETTLEMENT_SQL, PAY_SETTLEMENT_SQL, START_SETTLEMENT_SQL } from './balance-statements';
 import { RunningDeltas, TransactionDraft } from './balance-transactions';
+import type { LedgerBatch } from './ledger-batch';
 
 /** A transaction row with its ledger and the running figures its statement expects. */
 export interface WrittenTransaction {
@@ -52,4 +55,116 @@ export function settlementStatement(event: LedgerEvent, version: number): [strin
     default:
       return null;
   }
+}
+
+const text = (value: string | number | null): string | null => (value === null ? null : String(value));
+
+/** The parameter arrays of the fast path's first statement (DELTA_FIELDS, MORE_DELTA_FIELDS if full, rows). */
+export function ledgerBatchArrays(batches: readonly LedgerBatch[], full: boolean): (string | null)[][] {
+  const column = (pick: (batch: LedgerBatch) => string | number | null) => batches.map((b) => text(pick(b)));
+  const money = (pick: (total: BalanceDeltas) => Big) => column((b) => pick(b.total).toFixed(2));
+  const deltas = [
+    column((b) => b.owner.accountId),
+    column((b) => b.owner.environment),
+    column((b) => b.owner.currency),
+    column((b) => b.fromVersion - 1),
+    column((b) => b.upToVersion),
+    money((t) => t.fundsIn),
+    money((t) => t.available),
+    money((t) => t.holds),
+    money((t) => t.settled),
+    money((t) => t.pending),
+    money((t) => t.gross),
+    money((t) => t.fees),
+    money((t) => t.credits),
+    column((b) => b.at),
+  ];
+  const transactions = transactionArrays(batches.flatMap((b) => b.transactions));
+  if (!full) return [...deltas, ...transactions];
+  const more = [
+    money((t) => t.settlementHolds),
+    money((t) => t.matured),
+    money((t) => t.settlementsPaid),
+    column((b) => b.retainedTarget),
+    column((b) => (b.limits ? 'true' : 'false')),
+    column((b) => b.limits?.feePerPayout ?? null),
+    column((b) => b.limits?.minPayout ?? null),
+    column((b) => b.limits?.maxPayout ?? null),
+    column((b) => b.limits?.maxOpenExposure ?? null),
+    column((b) => b.limits?.maxPendingPerCustomer ?? null),
+  ];
+  return [...deltas, ...more, ...transactions];
+}
+
+/** Whether the batch changes earlier rows or writes settlements: the second statement's work. */
+export const changesEarlier = (b: LedgerBatch): boolean =>
+  b.earlier.matured.length > 0 ||
+  b.earlier.firstCover !== null ||
+  b.earlier.settled.length > 0 ||
+  b.started.length > 0 ||
+  b.outcomes.length > 0;
+
+/** The second statement's arrays, in its order: MATURED, COVERED, SETTLED, STARTED, OUTCOME fields. */
+export function earlierChangeArrays(batches: readonly LedgerBatch[]): (string | null)[][] {
+  /** One item per row of a set, with its batch: the ledger's three columns, then the set's own. */
+  const set = <T>(
+    items: (b: LedgerBatch) => readonly T[],
+    ...picks: ((item: T, b: LedgerBatch) => string | number | null)[]
+  ): (string | null)[][] => {
+    const rows = batches.flatMap((b) => items(b).map((item) => ({ item, b })));
+    return [
+      rows.map(({ b }) => b.owner.accountId),
+      rows.map(({ b }) => b.owner.environment),
+      rows.map(({ b }) => b.owner.currency),
+      ...picks.map((pick) => rows.map(({ item, b }) => text(pick(item, b)))),
+    ];
+  };
+  const from = (_: unknown, b: LedgerBatch) => b.fromVersion;
+  const firstCover = (b: LedgerBatch) => (b.earlier.firstCover === null ? [] : [b.earlier.firstCover]);
+  // STARTED_FIELDS and OUTCOME_FIELDS begin with the id, then the ledger.
+  const withIdFirst = (columns: (string | null)[][]) => [
+    columns[3]!,
+    ...columns.slice(0, 3),
+    ...columns.slice(4),
+  ];
+  return [
+    ...set(
+      (b) => b.earlier.matured,
+      from,
+      (m) => m.orderId,
+      (m) => m.coveredBy,
+    ),
+    ...set(firstCover, from, (cover) => cover),
+    ...set(
+      (b) => b.earlier.settled,
+      from,
+      (s) => s.settlementId,
+      (s) => s.status,
+    ),
+    ...withIdFirst(
+      set(
+        (b) => b.started,
+        (s) => s.id,
+        (s) => s.version,
+        (s) => s.amount,
+        (s) => s.status,
+        (s) => s.failureReason,
+        (s) => s.trigger,
+        (s) => s.retainedTarget,
+        (s) => s.createdAt,
+        (s) => s.paidAt,
+        (s) => s.failedAt,
+      ),
+    ),
+    ...withIdFirst(
+      set(
+        (b) => b.outcomes,
+        (o) => o.id,
+        (o) => o.status,
+        (o) => o.paidAt,
+        (o) => o.failureReason,
+        (o) => o.failedAt,
+      ),
+    ),
+  ];
 }

@@ -1,20 +1,8 @@
 import Big from 'big.js';
 import { settledInOrder, SqlQueryable } from '@payouts/database';
-import { DomainError, LedgerEvent, ledgerOwnerFromStreamId, LedgerOwner } from '@payouts/domain';
+import { DomainError, LedgerEvent } from '@payouts/domain';
+import { applyLedgerEvent, BalanceRow, emptyBalance, EPOCH, toLedgerEvent } from './balance-row';
 import {
-  addDeltas,
-  applyLedgerEvent,
-  BalanceDeltas,
-  BalanceRow,
-  emptyBalance,
-  EPOCH,
-  isAppendOnlyMovement,
-  ledgerDeltas,
-  NO_DELTAS,
-  toLedgerEvent,
-} from './balance-row';
-import {
-  APPLY_DELTAS_SQL,
   changeStatement,
   CREATE_BALANCE_SQL,
   INSERT_TRANSACTIONS_SQL,
@@ -25,14 +13,21 @@ import {
   addRunning,
   changedDraft,
   fillReleasesFromBatch,
-  NO_RUNNING,
   RunningDeltas,
   TransactionDraft,
   transactionChangesOf,
   transactionsOf,
 } from './balance-transactions';
-import { settlementStatement, transactionArrays, WrittenTransaction } from './balance-writes';
-import { isContiguous, ProjectableEvent } from './projectable-event';
+import {
+  changesEarlier,
+  earlierChangeArrays,
+  ledgerBatchArrays,
+  settlementStatement,
+  transactionArrays,
+} from './balance-writes';
+import { LedgerBatch, ledgerBatchOf, ownerOf } from './ledger-batch';
+import { APPLY_CHANGES_SQL, APPLY_DELTAS_SQL, MOVE_LEDGERS_SQL } from './ledger-batch-statements';
+import { ProjectableEvent } from './projectable-event';
 
 /**
  * The balance read model: one row per ledger (account + environment + currency) with running
@@ -40,11 +35,13 @@ import { isContiguous, ProjectableEvent } from './projectable-event';
  * decimal deltas (big.js), one ledger event at a time and strictly in stream order: the row
  * remembers the ledger version it reflects, and that version is the cursor of the transactions
  * too, which are written exactly when the row moves past their event. In the common case (the row
- * is at the version just before a batch of append-only movements) one statement adds the batch's
- * summed deltas and inserts its transaction rows; otherwise the row is locked and every event
- * between its version and the batch's last is read and applied in the same transaction. A replay
- * of an already applied event therefore changes nothing, and a row that is behind heals itself.
- * The row and the pure arithmetic of each event: balance-row.ts; the rows: balance-transactions.ts.
+ * is at the version just before a batch without a gap) two statements, for any number of ledgers,
+ * add each batch's summed deltas, insert its transaction rows and apply its changes to earlier
+ * rows and settlements (ledger-batch.ts); otherwise the row is locked and every event between its
+ * version and the batch's last is read and applied in the same transaction, one at a time. A
+ * replay of an already applied event therefore changes nothing, and a row that is behind heals
+ * itself. The row and the pure arithmetic of each event: balance-row.ts; the rows:
+ * balance-transactions.ts.
  */
 
 /** Balance and Create refuse when the balance read model trails the ledger by more events than this. */
@@ -58,87 +55,32 @@ export class BalanceUnavailableError extends DomainError {
   }
 }
 
-/** A ledger batch the common case can apply: contiguous, and only append-only movements. */
-export interface LedgerDeltas {
-  streamId: string;
-  owner: LedgerOwner;
-  fromVersion: number;
-  upToVersion: number;
-  total: BalanceDeltas;
-  at: string;
-  /** The batch's rows; `running` is what the rows after each still add to the batch's end. */
-  transactions: WrittenTransaction[];
-}
-
-function ownerOf(streamId: string): LedgerOwner {
-  const owner = ledgerOwnerFromStreamId(streamId);
-  if (!owner) throw new Error(`${streamId} is not a ledger stream id`);
-  return owner;
-}
-
 const keyOf = (owner: { accountId: string; environment: string; currency: string }) =>
   `${owner.accountId}\u0000${owner.environment}\u0000${owner.currency}`;
 
-/** The batch's summed deltas and rows, or null when it needs the slow path. */
-export function ledgerDeltasOf(streamId: string, batch: readonly ProjectableEvent[]): LedgerDeltas | null {
-  const owner = ownerOf(streamId);
-  const events = batch.map((event) => toLedgerEvent(event));
-  if (!isContiguous(batch) || !events.every(isAppendOnlyMovement)) return null;
-  const drafts = fillReleasesFromBatch(
-    events.flatMap((event, i) => transactionsOf(streamId, event, batch[i]!.streamVersion)),
-  );
-  // Counted from the end: what every later row of the batch adds, which the statement subtracts
-  // from the moved row to give the balances right after this row without reading the row first.
-  const transactions: WrittenTransaction[] = [];
-  let after: RunningDeltas = NO_RUNNING;
-  for (const draft of [...drafts].reverse()) {
-    transactions.unshift({ owner, draft, running: after });
-    after = addRunning(after, draft.effect);
-  }
-  return {
-    streamId,
-    owner,
-    fromVersion: batch[0]!.streamVersion,
-    upToVersion: batch[batch.length - 1]!.streamVersion,
-    total: events.reduce((sum, event) => addDeltas(sum, ledgerDeltas(event)), NO_DELTAS),
-    at: events[events.length - 1]!.data.at,
-    transactions,
-  };
-}
-
-/** The common case for many ledgers in one statement; returns the stream ids it applied. */
-export async function applyLedgerDeltas(
+/**
+ * The fast path for many ledgers: one statement moves every row at the version before its batch
+ * and inserts the batch's rows; a second, for those it moved, changes their earlier rows and
+ * writes their settlements. Returns the stream ids it applied.
+ */
+export async function applyLedgerBatches(
   tx: SqlQueryable,
-  batches: readonly LedgerDeltas[],
+  batches: readonly LedgerBatch[],
 ): Promise<Set<string>> {
-  const column = (pick: (batch: LedgerDeltas) => string) => batches.map(pick);
-  const money = (pick: (total: BalanceDeltas) => Big) => column((b) => pick(b.total).toFixed(2));
-  const applied = await tx.queryPrepared<{ account_id: string; environment: string; currency: string }>(
-    APPLY_DELTAS_SQL,
-    [
-      column((b) => b.owner.accountId),
-      column((b) => b.owner.environment),
-      column((b) => b.owner.currency),
-      column((b) => String(b.fromVersion - 1)),
-      column((b) => String(b.upToVersion)),
-      money((t) => t.fundsIn),
-      money((t) => t.available),
-      money((t) => t.holds),
-      money((t) => t.settled),
-      money((t) => t.pending),
-      money((t) => t.gross),
-      money((t) => t.fees),
-      money((t) => t.credits),
-      column((b) => b.at),
-      ...transactionArrays(batches.flatMap((b) => b.transactions)),
-    ],
+  const full = batches.some((batch) => !batch.appendOnly);
+  const moved = await tx.queryPrepared<{ account_id: string; environment: string; currency: string }>(
+    full ? MOVE_LEDGERS_SQL : APPLY_DELTAS_SQL,
+    ledgerBatchArrays(batches, full),
   );
   const done = new Set(
-    applied.rows.map((row) =>
+    moved.rows.map((row) =>
       keyOf({ accountId: row.account_id, environment: row.environment, currency: row.currency }),
     ),
   );
-  return new Set(batches.filter((b) => done.has(keyOf(b.owner))).map((b) => b.streamId));
+  const applied = batches.filter((b) => done.has(keyOf(b.owner)));
+  const changing = applied.filter(changesEarlier);
+  if (changing.length > 0) await tx.queryPrepared(APPLY_CHANGES_SQL, earlierChangeArrays(changing));
+  return new Set(applied.map((b) => b.streamId));
 }
 
 export async function projectLedgerStream(
@@ -148,8 +90,8 @@ export async function projectLedgerStream(
   maxLagEvents?: number,
 ): Promise<void> {
   if (await alreadyProjected(tx, streamId, batch[batch.length - 1]!.streamVersion)) return;
-  const deltas = ledgerDeltasOf(streamId, batch);
-  if (deltas && (await applyLedgerDeltas(tx, [deltas])).has(streamId)) return;
+  const fast = ledgerBatchOf(streamId, batch);
+  if (fast && (await applyLedgerBatches(tx, [fast])).has(streamId)) return;
   await catchUpLedger(tx, streamId, batch, maxLagEvents);
 }
 
@@ -198,7 +140,7 @@ export async function catchUpLedger(
   const lag = fromVersion - 1 - start.ledger_version;
   if (maxLagEvents !== undefined && lag > maxLagEvents) throw new BalanceUnavailableError();
 
-  // Behind, or a batch that is not append-only or has a gap: every event after the row's version.
+  // Behind, or a batch with a gap: every event after the row's version.
   const pending = await tx.queryPrepared<{
     stream_version: number;
     event_type: string;

@@ -1,13 +1,8 @@
 import { settledInOrder, SqlQueryable } from '@payouts/database';
 import { LEDGER_STREAM_TYPE, ORDER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
-import {
-  applyLedgerDeltas,
-  catchUpLedger,
-  LedgerDeltas,
-  ledgerDeltasOf,
-  projectLedgerStream,
-} from './balance.projection';
+import { applyLedgerBatches, catchUpLedger, projectLedgerStream } from './balance.projection';
 import { projectOrderStream } from './checkout-orders.projection';
+import { LedgerBatch, ledgerBatchOf } from './ledger-batch';
 import { projectNewPayouts, projectPayoutStream } from './payout-list.projection';
 import { ProjectableEvent } from './projectable-event';
 
@@ -21,8 +16,8 @@ export interface ProjectionOptions {
   /**
    * For a command's own append (alone or in a group commit): project every stream at once, so on
    * a server the statements travel with the append's (pipelined), and the common cases of many
-   * streams (new payouts, ledgers that only moved money) are one statement each. Rows are then
-   * locked in no set order, which can deadlock with the projector; the event store hands a
+   * streams (new payouts, ledgers at the version before their events) are one statement each. Rows
+   * are then locked in no set order, which can deadlock with the projector; the event store hands a
    * deadlock back as a conflict that the command retries. The projector, which has no retry of
    * that kind, keeps stream order, one stream at a time.
    */
@@ -79,18 +74,18 @@ export async function projectReadModels(
   }
 }
 
-/** Ledgers that only moved money in one statement; the rest (and any row not where expected) one by one. */
+/** Every ledger batch without a gap in one statement; the rest (and any row not where expected) one by one. */
 async function projectLedgers(
   tx: SqlQueryable,
   ledgers: ReadonlyMap<string, readonly ProjectableEvent[]>,
   maxLagEvents: number | undefined,
 ): Promise<void> {
-  const common: LedgerDeltas[] = [];
+  const common: LedgerBatch[] = [];
   for (const [streamId, batch] of ledgers) {
-    const deltas = ledgerDeltasOf(streamId, batch);
-    if (deltas) common.push(deltas);
+    const fast = ledgerBatchOf(streamId, batch);
+    if (fast) common.push(fast);
   }
-  const applied = common.length > 0 ? await applyLedgerDeltas(tx, common) : new Set<string>();
+  const applied = common.length > 0 ? await applyLedgerBatches(tx, common) : new Set<string>();
   await settledInOrder(
     [...ledgers]
       .filter(([streamId]) => !applied.has(streamId))

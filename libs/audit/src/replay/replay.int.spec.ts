@@ -52,6 +52,30 @@ describe.each(testBackends())('replayReadModels on $name', (backend) => {
     expect(await schemas()).toEqual([]);
   });
 
+  it('gives the live copy every key and index of the live tables, built after its rows', async () => {
+    const report = await replayReadModels(database.db, { keep: true, onDifference: () => undefined });
+    try {
+      const indexes = async (schema: string) =>
+        (
+          await database.db.query<{ definition: string }>(
+            `SELECT replace(indexdef, $1, 'S.') AS definition FROM pg_indexes
+              WHERE schemaname = $2 AND tablename = ANY($3::text[]) ORDER BY 1`,
+            [`${schema}.`, schema, [...READ_MODEL_TABLES]],
+          )
+        ).rows.map((row) => row.definition);
+      const live = await indexes('public');
+      expect(live.length).toBeGreaterThan(READ_MODEL_TABLES.length);
+      expect(await indexes(report.schemas.live)).toEqual(live);
+      const keys = await database.db.query<{ name: string }>(
+        `SELECT conname AS name FROM pg_constraint WHERE contype = 'p' AND connamespace = $1::regnamespace`,
+        [report.schemas.live],
+      );
+      expect(keys.rows).toHaveLength(READ_MODEL_TABLES.length);
+    } finally {
+      await database.db.query(`DROP SCHEMA "${report.schemas.replay}", "${report.schemas.live}" CASCADE`);
+    }
+  });
+
   it('stops when interrupted and drops its scratch schemas', async () => {
     const interrupted = new AbortController();
     const run = replayReadModels(database.db, {
