@@ -10,6 +10,7 @@ import {
 } from '@payouts/testing';
 import { transactionId } from './balance-transactions';
 import { projectReadModels, READ_MODEL_TABLES } from './read-model.projection';
+import { dumpReadModels } from './testing/dump-read-models';
 
 type Row = Record<string, string | null>;
 
@@ -37,16 +38,7 @@ describe.each(testBackends())('balance transactions and settlements on $name', (
         [accountId],
       )
     ).rows;
-  const dump = async (): Promise<string[]> => {
-    const tables: string[] = [];
-    for (const table of READ_MODEL_TABLES) {
-      const { rows } = await database.db.query<{ dump: string }>(
-        `SELECT coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '') AS dump FROM ${table} t`,
-      );
-      tables.push(rows[0]!.dump);
-    }
-    return tables;
-  };
+  const dump = () => dumpReadModels(database.db);
   const replayAll = async (batchSize: number) => {
     const all = await store.readFeed(FEED_START, 10_000);
     for (let i = 0; i < all.length; i += batchSize) {

@@ -7,6 +7,7 @@ import { LOCK_BALANCE_SQL } from './balance-statements';
 import { APPLY_CHANGES_SQL, MOVE_LEDGERS_SQL } from './ledger-batch-statements';
 import { ProjectableEvent } from './projectable-event';
 import { projectReadModels, READ_MODEL_TABLES } from './read-model.projection';
+import { dumpReadModels } from './testing/dump-read-models';
 
 /**
  * The fast path (ledger-batch.ts: one statement for every ledger of a batch, maturing and
@@ -189,16 +190,7 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
     const events = recorded.get(story.accountId)!;
     return { before: events.slice(0, story.before.length), mixed: events.slice(story.before.length) };
   };
-  const dump = async (): Promise<string[]> => {
-    const tables: string[] = [];
-    for (const table of READ_MODEL_TABLES) {
-      const { rows } = await database.db.query<{ dump: string }>(
-        `SELECT coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '') AS dump FROM ${table} t`,
-      );
-      tables.push(rows[0]!.dump);
-    }
-    return tables;
-  };
+  const dump = () => dumpReadModels(database.db);
   const clear = async () => {
     for (const table of READ_MODEL_TABLES) await database.db.query(`DELETE FROM ${table}`);
   };

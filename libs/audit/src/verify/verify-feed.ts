@@ -1,6 +1,6 @@
 import type { SqlQueryable } from '@payouts/database';
 import { keysetPages } from '../feed/keyset-pages';
-import type { AuditEvent } from '../feed/audit-feed';
+import type { AuditEvent, AuditEventRow } from '../feed/audit-feed';
 import { FlatPage } from './chain-checker';
 
 /**
@@ -20,19 +20,8 @@ const VERIFY_PAGE_SQL = `SELECT e.global_position::text AS global_position,
   ORDER BY e.transaction_id, e.global_position
   LIMIT $3`;
 
-export interface VerifyRow {
-  global_position: string;
-  transaction_id: string;
-  event_id: string;
-  stream_id: string;
-  stream_type: string;
-  stream_version: number;
-  event_type: string;
-  schema_version: number;
-  data: string;
-  metadata: string | null;
-  recorded_at: string;
-}
+/** An audit row with data and metadata as the JSON text the database gave. */
+export type VerifyRow = Omit<AuditEventRow, 'data' | 'metadata'> & { data: string; metadata: string | null };
 
 /** The columns the folds read (no metadata, event id or time: those are the chain's). */
 export type FoldedEvent = Omit<AuditEvent, 'eventId' | 'metadata' | 'recordedAt'>;
