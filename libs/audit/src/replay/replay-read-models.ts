@@ -90,7 +90,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
   const schemas = scratchSchemaNames();
   let finished = false;
   try {
-    const end = await createAndPin(db, scratch, schemas, {
+    const end = await createAndPin(db, scratch, schemas, shapes, {
       chunkRows: options.copyChunkRows,
       onCopied: (table, rows) => options.onProgress?.('copy', rows, table),
     });

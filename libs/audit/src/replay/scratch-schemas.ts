@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
 import { READ_MODEL_SUBSCRIPTION_ID, READ_MODEL_TABLES } from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
-import { tableShape } from './compare-tables';
+import type { TableShape } from './compare-tables';
 import { copyLiveTable } from './live-copy';
 import { PINNED_EVENTS_FILTER, PinnedSnapshot, snapshotLiteral } from './pinned-feed';
 
@@ -57,6 +57,7 @@ export async function createAndPin(
   live: SqlClient,
   scratch: SqlClient,
   schemas: ScratchSchemas,
+  shapes: readonly TableShape[],
   copy: { chunkRows?: number; onCopied?: (table: string, rows: number) => void } = {},
 ): Promise<PinnedEnd> {
   // Embedded: one connection. A server session pool has several: the pin holds one meanwhile.
@@ -69,8 +70,8 @@ export async function createAndPin(
     const { snapshot, exported } = rows[0]!;
     const end = { snapshot, liveCheckpoint: await liveCheckpoint(pin), last: await lastEvent(pin) };
     await scratch.transaction((tx) => createScratchSchemas(tx, schemas, snapshot));
-    for (const table of READ_MODEL_TABLES) {
-      const shape = await tableShape(pin, table);
+    for (const shape of shapes) {
+      const table = shape.table;
       await copyLiveTable(scratch, shape, schemas.live, exported, {
         chunkRows: copy.chunkRows,
         onChunk: (copied) => copy.onCopied?.(table, copied),
