@@ -102,3 +102,17 @@ export const READ_MODEL_TABLES = [
   'checkout_orders',
 ] as const;
 export const READ_MODEL_SUBSCRIPTION_ID = 'read-models';
+
+/**
+ * The read models' indexes, beyond keys and unique ones, that the projections' own statements find
+ * rows by (balance-statements.ts, ledger-batch-statements.ts): a matured order's rows, a released
+ * payout's reservation, a ledger's uncovered rows, a settlement's rows. Every other index serves
+ * the API's lists only, so a rebuild can write without it and build it afterwards (the audit's
+ * replay does: each index a row carries is a write per row). A test checks each name exists.
+ */
+export const PROJECTION_LOOKUP_INDEXES: readonly string[] = [
+  'balance_transactions_by_order',
+  'balance_transactions_by_payout',
+  'balance_transactions_uncovered',
+  'balance_transactions_by_settlement',
+];

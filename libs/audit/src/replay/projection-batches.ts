@@ -20,23 +20,68 @@ export interface BatchProjection {
   connections: number;
 }
 
-/** One batch into one scratch schema, with the product's own projection code, split by stream. */
-export async function projectBatch(
-  scratch: SqlClient,
-  events: readonly PinnedEvent[],
-  how: BatchProjection,
-): Promise<void> {
-  const shares: PinnedEvent[][] = Array.from({ length: how.connections }, () => []);
-  for (const event of events) shares[shareOf(event.streamId, how.connections)]!.push(event);
-  await settledInOrder(
-    shares
-      .filter((share) => share.length > 0)
-      .map((share) =>
-        inScratchSchema(scratch, how.schema, (tx) =>
-          projectReadModels(tx, share, { concurrentStreams: how.concurrentStreams }),
+/**
+ * Batches projected into one scratch schema with the product's own projection code, split by
+ * stream into one share per connection. Each share's batches run in feed order, one transaction
+ * each; a share whose part of a batch is done goes on to its part of the next while the other
+ * finishes (with several connections, up to two batches are unfinished), so neither waits for the
+ * slower at every batch. That is safe for the reason the split is: a share's streams touch only
+ * their own rows, and every event of a stream is in the same share.
+ */
+export class ProjectionPipeline {
+  private readonly tails: Promise<void>[];
+  private readonly unfinished: Promise<void>[] = [];
+  /** Batches unfinished at most: one alone (each batch done before the next is read) on one connection. */
+  private readonly depth: number;
+
+  constructor(
+    private readonly scratch: SqlClient,
+    private readonly how: BatchProjection,
+  ) {
+    this.tails = Array.from({ length: how.connections }, () => Promise.resolve());
+    this.depth = how.connections > 1 ? 2 : 1;
+  }
+
+  /**
+   * Queues a batch; returns once another may be queued. A failure of any earlier batch is thrown
+   * here (and that share runs nothing more).
+   */
+  async push(events: readonly PinnedEvent[]): Promise<void> {
+    const parts: Promise<void>[] = [];
+    sharesOf(events, this.how.connections).forEach((share, i) => {
+      if (share.length === 0) return;
+      const part = this.tails[i]!.then(() =>
+        inScratchSchema(this.scratch, this.how.schema, (tx) =>
+          projectReadModels(tx, share, { concurrentStreams: this.how.concurrentStreams }),
         ),
-      ),
-  );
+      );
+      // Observed when its batch is awaited; a part that fails before then is not "unhandled".
+      part.catch(() => undefined);
+      this.tails[i] = part;
+      parts.push(part);
+    });
+    const batch = settledInOrder(parts).then(() => undefined);
+    batch.catch(() => undefined);
+    this.unfinished.push(batch);
+    while (this.unfinished.length >= this.depth) await this.unfinished.shift();
+  }
+
+  /** Waits for every queued batch; throws the first failure. */
+  async finish(): Promise<void> {
+    await settledInOrder([...this.unfinished, ...this.tails]);
+  }
+
+  /** Waits for whatever is still running, failed or not (before the scratch schemas are dropped). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.tails);
+  }
+}
+
+/** The batch's events by share, each in feed order. */
+function sharesOf(events: readonly PinnedEvent[], count: number): PinnedEvent[][] {
+  const shares: PinnedEvent[][] = Array.from({ length: count }, () => []);
+  for (const event of events) shares[shareOf(event.streamId, count)]!.push(event);
+  return shares;
 }
 
 /** FNV-1a of the stream id: every event of a stream goes to the same share. */

@@ -2,11 +2,12 @@ import type { SqlClient } from '@payouts/database';
 import { READ_MODEL_TABLES } from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
 import { compareTable, tableShape } from './compare-tables';
-import { forEachPinnedPage, PinnedEvent } from './pinned-feed';
-import { projectBatch, REPLAY_CONNECTIONS } from './projection-batches';
+import { forEachPinnedPage } from './pinned-feed';
+import { BatchProjection, ProjectionPipeline, REPLAY_CONNECTIONS } from './projection-batches';
 import { ReportDifference } from './replay-differences';
 import {
   analyzeScratch,
+  buildReadingIndexes,
   createAndPin,
   dropScratchSchemas,
   ScratchSchemas,
@@ -94,40 +95,48 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
       chunkRows: options.copyChunkRows,
       onCopied: (table, rows) => options.onProgress?.('copy', rows, table),
     });
-    const pass = async (
-      from: FeedKey,
-      phase: ReplayPhase,
-      withEarlier: boolean,
-      apply: (events: PinnedEvent[]) => Promise<void>,
-    ) => {
+    const pass = async (from: FeedKey, phase: ReplayPhase, withEarlier: boolean, how: BatchProjection) => {
       let count = 0;
       const reading = { pageSize: batchSize, readAhead: db.kind === 'postgres', withEarlier };
-      await forEachPinnedPage(db, end.snapshot, from, reading, async ({ events, earlier }) => {
-        options.signal?.throwIfAborted();
-        await apply(earlier.length > 0 ? [...earlier, ...events] : events);
-        count += events.length;
-        options.onProgress?.(phase, count, events[events.length - 1]!.position);
-      });
+      const pipeline = new ProjectionPipeline(scratch, how);
+      try {
+        await forEachPinnedPage(db, end.snapshot, from, reading, async ({ events, earlier }) => {
+          options.signal?.throwIfAborted();
+          await pipeline.push(earlier.length > 0 ? [...earlier, ...events] : events);
+          count += events.length;
+          options.onProgress?.(phase, count, events[events.length - 1]!.position);
+        });
+        await pipeline.finish();
+      } finally {
+        // Nothing may still be writing a scratch schema when the run ends or drops them.
+        await pipeline.settle();
+      }
       return count;
     };
 
     // The copy catches up as the live projector does: stream by stream, in its own batches.
-    const liveCopyEvents = await pass(end.liveCheckpoint, 'live-copy', false, (events) =>
-      projectBatch(scratch, events, { schema: schemas.live, concurrentStreams: false, connections: 1 }),
-    );
+    const liveCopyEvents = await pass(end.liveCheckpoint, 'live-copy', false, {
+      schema: schemas.live,
+      concurrentStreams: false,
+      connections: 1,
+    });
     const replayStarted = Date.now();
     // From zero, as commands' appends project: every stream of a batch at once, on several
     // connections, with the earlier events of its payouts and orders so that each is folded from
     // its start without reading back (new payouts, and ledgers at the version before the batch, are one
     // statement per batch). Measured about twice as fast as the projector's way (docs/audit.md).
     const connections = scratch.kind === 'postgres' ? (options.connections ?? REPLAY_CONNECTIONS) : 1;
-    const events = await pass(FEED_ORIGIN, 'replay', true, (batch) =>
-      projectBatch(scratch, batch, { schema: schemas.replay, concurrentStreams: true, connections }),
-    );
+    const events = await pass(FEED_ORIGIN, 'replay', true, {
+      schema: schemas.replay,
+      concurrentStreams: true,
+      connections,
+    });
     const replayMs = Date.now() - replayStarted;
 
     const compareStarted = Date.now();
     const compared = await compareAll(scratch, shapes, schemas, options);
+    // Kept schemas get the API's indexes too, so they can be queried as the live tables are.
+    if (options.keep === true) await buildReadingIndexes(scratch, end.readingIndexes);
     finished = true;
     return {
       events,

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
-import { READ_MODEL_SUBSCRIPTION_ID, READ_MODEL_TABLES } from '@payouts/read-models';
+import {
+  PROJECTION_LOOKUP_INDEXES,
+  READ_MODEL_SUBSCRIPTION_ID,
+  READ_MODEL_TABLES,
+} from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
 import type { TableShape } from './compare-tables';
 import { copyLiveTable } from './live-copy';
@@ -39,6 +43,11 @@ export interface PinnedEnd {
   liveCheckpoint: FeedKey;
   /** The last event of the pinned log in feed order; null for an empty log. */
   last: FeedKey | null;
+  /**
+   * The live tables' indexes that only the API's reads use, as statements for both scratch
+   * schemas: left out while the schemas are written, built at the end only if they are kept.
+   */
+  readingIndexes: string[];
 }
 
 /**
@@ -69,7 +78,12 @@ export async function createAndPin(
     );
     const { snapshot, exported } = rows[0]!;
     const end = { snapshot, liveCheckpoint: await liveCheckpoint(pin), last: await lastEvent(pin) };
-    await scratch.transaction((tx) => createScratchSchemas(tx, schemas, snapshot));
+    const replayIndexes = await indexStatements(pin, schemas.replay);
+    const liveIndexes = await indexStatements(pin, schemas.live);
+    await scratch.transaction(async (tx) => {
+      await createScratchSchemas(tx, schemas, snapshot);
+      for (const { statement } of replayIndexes.writing) await tx.query(statement);
+    });
     for (const shape of shapes) {
       const table = shape.table;
       await copyLiveTable(scratch, shape, schemas.live, exported, {
@@ -77,11 +91,11 @@ export async function createAndPin(
         onChunk: (copied) => copy.onCopied?.(table, copied),
       });
       // One index a transaction: each build is one sort of the copied rows, a second or so.
-      for (const statement of await indexStatements(pin, table, schemas.live)) {
-        await scratch.transaction((tx) => tx.query(statement));
+      for (const index of liveIndexes.writing.filter((index) => index.table === table)) {
+        await scratch.transaction((tx) => tx.query(index.statement));
       }
     }
-    return end;
+    return { ...end, readingIndexes: [...replayIndexes.reading, ...liveIndexes.reading] };
   });
 }
 
@@ -92,11 +106,19 @@ function createAndPinInOne(scratch: SqlClient, schemas: ScratchSchemas): Promise
     const pinned = await tx.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
     const snapshot = pinned.rows[0]!.snapshot;
     await createScratchSchemas(tx, schemas, snapshot);
+    const replayIndexes = await indexStatements(tx, schemas.replay);
+    const liveIndexes = await indexStatements(tx, schemas.live);
+    for (const { statement } of replayIndexes.writing) await tx.query(statement);
     for (const table of READ_MODEL_TABLES) {
       await tx.query(`INSERT INTO ${quoted(schemas.live)}.${table} SELECT * FROM ${LIVE_SCHEMA}.${table}`);
-      for (const statement of await indexStatements(tx, table, schemas.live)) await tx.query(statement);
     }
-    return { snapshot, liveCheckpoint: await liveCheckpoint(tx), last: await lastEvent(tx) };
+    for (const { statement } of liveIndexes.writing) await tx.query(statement);
+    return {
+      snapshot,
+      liveCheckpoint: await liveCheckpoint(tx),
+      last: await lastEvent(tx),
+      readingIndexes: [...replayIndexes.reading, ...liveIndexes.reading],
+    };
   });
 }
 
@@ -110,12 +132,11 @@ async function createScratchSchemas(
   for (const schema of [schemas.replay, schemas.live]) {
     await tx.query(`CREATE SCHEMA ${quoted(schema)}`);
     // Unlogged: scratch rows need no crash safety, and writing no WAL for them is most of the
-    // server's work saved (a crash loses the run, which is then simply run again). The live
-    // copy gets its keys and indexes after its rows (indexStatements).
-    const indexes = schema === schemas.live ? ' EXCLUDING INDEXES' : '';
+    // server's work saved (a crash loses the run, which is then simply run again). Keys and
+    // indexes come after (indexStatements): the replay's before its rows, the copy's after.
     for (const table of READ_MODEL_TABLES) {
       await tx.query(
-        `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL${indexes})`,
+        `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL EXCLUDING INDEXES)`,
       );
     }
     // What the projections read when a batch is not enough: the log, never past the pinned end.
@@ -126,26 +147,46 @@ async function createScratchSchemas(
   }
 }
 
+/** The live tables' keys and indexes as statements for a scratch schema's tables (createAndPin). */
+interface IndexStatements {
+  /** Keys, unique indexes and PROJECTION_LOOKUP_INDEXES (what the projections' statements need), by table. */
+  writing: { table: string; statement: string }[];
+  /** The indexes only the API's lists read: a replay builds them only for a schema it keeps. */
+  reading: string[];
+}
+
 /**
- * The live table's keys and indexes, as statements for its copy in `schema`, built once over the
- * copied rows: sorting each index in one pass costs a fraction of maintaining eight indexes row by
- * row while copying (balance_transactions: about 13 s of a loaded server's time at 1M events,
- * docs/audit.md).
+ * The live read-model tables' keys and indexes, rewritten for `schema`. A scratch table is written
+ * with only those its projections need: every other index of a row is one more write per row
+ * version (balance_transactions has eight, and a settlement's start rewrites every row it covers),
+ * and the comparison reads by the key alone. Built over rows already there, an index is one sort:
+ * a fraction of maintaining it row by row (the live copy's, docs/audit.md).
  */
-async function indexStatements(db: SqlQueryable, table: string, schema: string): Promise<string[]> {
-  const { rows } = await db.query<{ statement: string }>(
-    `SELECT CASE WHEN c.oid IS NOT NULL
-                 THEN format('ALTER TABLE %I.%I ADD CONSTRAINT %I %s', $2::text, $1::text, c.conname,
+async function indexStatements(db: SqlQueryable, schema: string): Promise<IndexStatements> {
+  const { rows } = await db.query<{ table: string; statement: string; writing: boolean }>(
+    `SELECT t.relname AS table, CASE WHEN c.oid IS NOT NULL
+                 THEN format('ALTER TABLE %I.%I ADD CONSTRAINT %I %s', $1::text, t.relname, c.conname,
                              pg_get_constraintdef(c.oid))
-                 ELSE replace(pg_get_indexdef(i.indexrelid), format(' ON %I.%I ', '${LIVE_SCHEMA}', $1::text),
-                              format(' ON %I.%I ', $2::text, $1::text)) END AS statement
+                 ELSE replace(pg_get_indexdef(i.indexrelid), format(' ON %I.%I ', '${LIVE_SCHEMA}', t.relname),
+                              format(' ON %I.%I ', $1::text, t.relname)) END AS statement,
+            (c.oid IS NOT NULL OR i.indisunique OR x.relname = ANY($3::text[])) AS writing
        FROM pg_index i
+       JOIN pg_class t ON t.oid = i.indrelid
+       JOIN pg_class x ON x.oid = i.indexrelid
        LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid AND c.conrelid = i.indrelid
-      WHERE i.indrelid = format('%I.%I', '${LIVE_SCHEMA}', $1::text)::regclass
-      ORDER BY i.indexrelid`,
-    [table, schema],
+      WHERE t.relnamespace = '${LIVE_SCHEMA}'::regnamespace AND t.relname = ANY($2::text[])
+      ORDER BY array_position($2::text[], t.relname::text), i.indexrelid`,
+    [schema, [...READ_MODEL_TABLES], [...PROJECTION_LOOKUP_INDEXES]],
   );
-  return rows.map((row) => row.statement);
+  return {
+    writing: rows.filter((row) => row.writing),
+    reading: rows.filter((row) => !row.writing).map((row) => row.statement),
+  };
+}
+
+/** The API's indexes of both scratch schemas, for a replay that keeps them: the same shape as live. */
+export async function buildReadingIndexes(scratch: SqlClient, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await scratch.transaction((tx) => tx.query(statement));
 }
 
 async function liveCheckpoint(tx: SqlQueryable): Promise<FeedKey> {
