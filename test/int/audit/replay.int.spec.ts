@@ -262,6 +262,10 @@ describe.each(testBackends().map((backend) => backend.name))('npm run audit -- r
     expect(run.stdout).toEqual([expect.stringMatching(SUMMARY(events, 0, 0))]);
     expect(run.stderr).toEqual([
       `audit replay: schema ${left} is already there, left by a run that was stopped hard or another replay's still running; once none runs, drop it: DROP SCHEMA "${left}" CASCADE`,
+      // Where the time went, the whole run's events/s beside the rebuild's in the summary.
+      expect.stringMatching(
+        /^replay: pinning and copying the live tables [0-9.]+ s, rebuilding [0-9.]+ s, comparing [0-9.]+ s; the whole run [0-9.]+ s \(\d+ events\/s\)$/,
+      ),
     ]);
     expect(await using(replaySchemas)).toEqual([left]);
   });

@@ -23,8 +23,8 @@ import {
 export const REPLAY_BATCH_SIZE = 10_000;
 /** The largest batch allowed (Tiger style: a bound on what one batch holds in memory). */
 export const MAX_REPLAY_BATCH_SIZE = 50_000;
-/** Rows per page of each side of a table's comparison. */
-export const COMPARE_PAGE_SIZE = 5_000;
+/** Differing keys per page read from a table's comparison. */
+export const COMPARE_PAGE_SIZE = 1_000;
 
 export type ReplayPhase = 'copy' | 'live-copy' | 'replay' | 'compare';
 
@@ -135,8 +135,11 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
 
     const compareStarted = Date.now();
     const compared = await compareAll(scratch, shapes, schemas, options);
-    // Kept schemas get the API's indexes too, so they can be queried as the live tables are.
-    if (options.keep === true) await buildReadingIndexes(scratch, end.readingIndexes);
+    // Kept schemas get the API's indexes and statistics too, to be queried as the live tables are.
+    if (options.keep === true) {
+      await buildReadingIndexes(scratch, end.readingIndexes);
+      await analyzeScratch(scratch, schemas);
+    }
     finished = true;
     return {
       events,
@@ -163,7 +166,6 @@ async function compareAll(
   schemas: ScratchSchemas,
   options: ReplayOptions,
 ): Promise<{ rowsCompared: number; differences: number }> {
-  await analyzeScratch(scratch, schemas);
   let rowsCompared = 0;
   let differences = 0;
   for (const shape of shapes) {
@@ -171,8 +173,8 @@ async function compareAll(
     const table = await compareTable(scratch, shape, schemas, {
       pageSize: COMPARE_PAGE_SIZE,
       report: options.onDifference,
-      onRows: (rows) => options.onProgress?.('compare', rows, shape.table),
     });
+    options.onProgress?.('compare', table.rows, shape.table);
     rowsCompared += table.rows;
     differences += table.differences;
   }

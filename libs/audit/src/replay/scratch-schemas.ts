@@ -222,7 +222,7 @@ export function inScratchSchema<T>(
   });
 }
 
-/** The planner has no statistics for tables just filled; the comparison's ordered reads need them. */
+/** The planner has no statistics for tables just filled: a kept schema gets them, for whoever queries it. */
 export async function analyzeScratch(scratch: SqlClient, schemas: ScratchSchemas): Promise<void> {
   const tables = [schemas.replay, schemas.live].flatMap((schema) =>
     READ_MODEL_TABLES.map((table) => `${quoted(schema)}.${table}`),
