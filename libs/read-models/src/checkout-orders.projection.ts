@@ -22,44 +22,112 @@ export async function projectOrderStream(
     );
     events = stored.rows.map((row) => ({ type: row.event_type, data: row.data }));
   }
-  const state = events.reduce(
-    (acc: OrderState, event) => evolveOrder(acc, { type: event.type, data: event.data } as OrderEvent),
-    initialOrderState(),
-  );
+  const state = foldOrder(events);
   if (state.status === 'none') return;
-  await upsertOrderRow(tx, state, upToVersion);
+  await upsertOrderRows(tx, [{ order: state, version: upToVersion }]);
 }
 
-const UPSERT_ORDER = `INSERT INTO checkout_orders (order_id, account_id, environment, method, amount, currency,
-    customer, product, redirect_url, hook_url, credential_id, page_token_hash, status, attempts,
-    last_decline, instrument, created_at, paid_at, expires_at, version)
-  VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17, $18, $19, $20)
+/**
+ * Batches that each hold an order's stream from its first event (new orders; every order of a
+ * replay's batch, which is handed its orders whole), folded without a read and written in one
+ * statement. Returns the stream ids it did not take, for projectOrderStream.
+ */
+export async function projectNewOrders(
+  tx: SqlQueryable,
+  batches: ReadonlyMap<string, readonly ProjectableEvent[]>,
+): Promise<string[]> {
+  const rows: OrderRow[] = [];
+  const rest: string[] = [];
+  for (const [streamId, batch] of batches) {
+    if (batch[0]!.streamVersion !== 1 || !isContiguous(batch)) {
+      rest.push(streamId);
+      continue;
+    }
+    const order = foldOrder(batch);
+    if (order.status !== 'none') rows.push({ order, version: batch[batch.length - 1]!.streamVersion });
+  }
+  if (rows.length > 0) await upsertOrderRows(tx, rows);
+  return rest;
+}
+
+function foldOrder(events: readonly { type: string; data: unknown }[]): OrderState {
+  let state = initialOrderState();
+  for (const event of events)
+    state = evolveOrder(state, { type: event.type, data: event.data } as OrderEvent);
+  return state;
+}
+
+interface OrderRow {
+  order: Order;
+  version: number;
+}
+
+const ORDER_COLUMNS = [
+  'order_id',
+  'account_id',
+  'environment',
+  'method',
+  'amount',
+  'currency',
+  'customer',
+  'product',
+  'redirect_url',
+  'hook_url',
+  'credential_id',
+  'page_token_hash',
+  'status',
+  'attempts',
+  'last_decline',
+  'instrument',
+  'created_at',
+  'paid_at',
+  'expires_at',
+  'version',
+] as const;
+const ORDER_CASTS: Partial<Record<(typeof ORDER_COLUMNS)[number], string>> = {
+  order_id: 'bigint',
+  amount: 'numeric',
+  attempts: 'integer',
+  instrument: 'jsonb',
+  created_at: 'timestamptz',
+  paid_at: 'timestamptz',
+  expires_at: 'timestamptz',
+  version: 'integer',
+};
+
+// Any number of rows in one statement: parallel text arrays cast to the columns' types, as the
+// payouts' (payout-list.projection.ts). A row is replaced only by a newer stream version.
+const UPSERT_ORDER_ROWS = `INSERT INTO checkout_orders (${ORDER_COLUMNS.join(', ')})
+  SELECT ${ORDER_COLUMNS.map((c) => (ORDER_CASTS[c] ? `r.${c}::${ORDER_CASTS[c]}` : `r.${c}`)).join(', ')}
+    FROM unnest(${ORDER_COLUMNS.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS r(${ORDER_COLUMNS.join(', ')})
   ON CONFLICT (order_id) DO UPDATE SET status = EXCLUDED.status, attempts = EXCLUDED.attempts,
     last_decline = EXCLUDED.last_decline, instrument = EXCLUDED.instrument, paid_at = EXCLUDED.paid_at,
     version = EXCLUDED.version
   WHERE checkout_orders.version < EXCLUDED.version`;
 
-async function upsertOrderRow(tx: SqlQueryable, order: Order, version: number): Promise<void> {
-  await tx.queryPrepared(UPSERT_ORDER, [
-    order.orderId,
-    order.accountId,
-    order.environment,
-    order.method,
-    order.amount,
-    order.currency,
-    order.customer,
-    order.product,
-    order.redirectUrl,
-    order.hookUrl,
-    order.credentialId,
-    order.pageTokenHash,
-    order.status,
-    order.attempts,
-    order.lastDecline,
-    order.instrument === null ? null : JSON.stringify(order.instrument),
-    order.createdAt,
-    order.paidAt,
-    order.expiresAt,
-    version,
+async function upsertOrderRows(tx: SqlQueryable, rows: readonly OrderRow[]): Promise<void> {
+  const text = (value: string | number | null) => (value === null ? null : String(value));
+  const column = (pick: (row: OrderRow) => string | number | null) => rows.map((row) => text(pick(row)));
+  await tx.queryPrepared(UPSERT_ORDER_ROWS, [
+    column((r) => r.order.orderId),
+    column((r) => r.order.accountId),
+    column((r) => r.order.environment),
+    column((r) => r.order.method),
+    column((r) => r.order.amount),
+    column((r) => r.order.currency),
+    column((r) => r.order.customer),
+    column((r) => r.order.product),
+    column((r) => r.order.redirectUrl),
+    column((r) => r.order.hookUrl),
+    column((r) => r.order.credentialId),
+    column((r) => r.order.pageTokenHash),
+    column((r) => r.order.status),
+    column((r) => r.order.attempts),
+    column((r) => r.order.lastDecline),
+    column((r) => (r.order.instrument === null ? null : JSON.stringify(r.order.instrument))),
+    column((r) => r.order.createdAt),
+    column((r) => r.order.paidAt),
+    column((r) => r.order.expiresAt),
+    column((r) => r.version),
   ]);
 }

@@ -1,7 +1,7 @@
 import { settledInOrder, SqlQueryable } from '@payouts/database';
 import { LEDGER_STREAM_TYPE, ORDER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
 import { applyLedgerBatches, catchUpLedger, projectLedgerStream } from './balance.projection';
-import { projectOrderStream } from './checkout-orders.projection';
+import { projectNewOrders, projectOrderStream } from './checkout-orders.projection';
 import { LedgerBatch, ledgerBatchOf } from './ledger-batch';
 import { projectNewPayouts, projectPayoutStream } from './payout-list.projection';
 import { ProjectableEvent } from './projectable-event';
@@ -61,7 +61,9 @@ export async function projectReadModels(
         settledInOrder(rest.map((streamId) => projectPayoutStream(tx, streamId, payouts.get(streamId)!))),
       ),
       projectLedgers(tx, ledgers, options.maxBalanceLagEvents),
-      ...[...orders].map(([streamId, batch]) => projectOrderStream(tx, streamId, batch)),
+      projectNewOrders(tx, orders).then((rest) =>
+        settledInOrder(rest.map((streamId) => projectOrderStream(tx, streamId, orders.get(streamId)!))),
+      ),
     ]);
     return;
   }

@@ -7,7 +7,7 @@ import { BatchProjection, ProjectionPipeline, REPLAY_CONNECTIONS } from './proje
 import { ReportDifference } from './replay-differences';
 import {
   analyzeScratch,
-  buildReadingIndexes,
+  buildDeferredIndexes,
   createAndPin,
   dropScratchSchemas,
   ScratchSchemas,
@@ -137,7 +137,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
     const compared = await compareAll(scratch, shapes, schemas, options);
     // Kept schemas get the API's indexes and statistics too, to be queried as the live tables are.
     if (options.keep === true) {
-      await buildReadingIndexes(scratch, end.readingIndexes);
+      await buildDeferredIndexes(scratch, end.deferredIndexes);
       await analyzeScratch(scratch, schemas);
     }
     finished = true;

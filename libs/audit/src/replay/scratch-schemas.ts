@@ -5,7 +5,7 @@ import {
   READ_MODEL_SUBSCRIPTION_ID,
   READ_MODEL_TABLES,
 } from '@payouts/read-models';
-import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
+import { compareFeedKeys, FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
 import type { TableShape } from './compare-tables';
 import { copyLiveTable } from './live-copy';
 import { PINNED_EVENTS_FILTER, PinnedSnapshot, snapshotLiteral } from './pinned-feed';
@@ -44,10 +44,11 @@ export interface PinnedEnd {
   /** The last event of the pinned log in feed order; null for an empty log. */
   last: FeedKey | null;
   /**
-   * The live tables' indexes that only the API's reads use, as statements for both scratch
-   * schemas: left out while the schemas are written, built at the end only if they are kept.
+   * Indexes of the live tables left out of the scratch schemas, as statements: those only the
+   * API's reads use, and the live copy's own when nothing is projected into it (the comparison
+   * joins without them). Built at the end only if the schemas are kept.
    */
-  readingIndexes: string[];
+  deferredIndexes: string[];
 }
 
 /**
@@ -84,6 +85,7 @@ export async function createAndPin(
       await createScratchSchemas(tx, schemas, snapshot);
       for (const { statement } of replayIndexes.writing) await tx.query(statement);
     });
+    const projected = catchesUp(end);
     for (const shape of shapes) {
       const table = shape.table;
       await copyLiveTable(scratch, shape, schemas.live, exported, {
@@ -91,11 +93,11 @@ export async function createAndPin(
         onChunk: (copied) => copy.onCopied?.(table, copied),
       });
       // One index a transaction: each build is one sort of the copied rows, a second or so.
-      for (const index of liveIndexes.writing.filter((index) => index.table === table)) {
+      for (const index of projected ? liveIndexes.writing.filter((index) => index.table === table) : []) {
         await scratch.transaction((tx) => tx.query(index.statement));
       }
     }
-    return { ...end, readingIndexes: [...replayIndexes.reading, ...liveIndexes.reading] };
+    return { ...end, deferredIndexes: deferred(replayIndexes, liveIndexes, projected) };
   });
 }
 
@@ -112,14 +114,21 @@ function createAndPinInOne(scratch: SqlClient, schemas: ScratchSchemas): Promise
     for (const table of READ_MODEL_TABLES) {
       await tx.query(`INSERT INTO ${quoted(schemas.live)}.${table} SELECT * FROM ${LIVE_SCHEMA}.${table}`);
     }
-    for (const { statement } of liveIndexes.writing) await tx.query(statement);
-    return {
-      snapshot,
-      liveCheckpoint: await liveCheckpoint(tx),
-      last: await lastEvent(tx),
-      readingIndexes: [...replayIndexes.reading, ...liveIndexes.reading],
-    };
+    const end = { snapshot, liveCheckpoint: await liveCheckpoint(tx), last: await lastEvent(tx) };
+    const projected = catchesUp(end);
+    for (const { statement } of projected ? liveIndexes.writing : []) await tx.query(statement);
+    return { ...end, deferredIndexes: deferred(replayIndexes, liveIndexes, projected) };
   });
+}
+
+/** Whether the live copy will have events projected into it: the log goes on past the projector's checkpoint. */
+function catchesUp(end: { liveCheckpoint: FeedKey; last: FeedKey | null }): boolean {
+  return end.last !== null && compareFeedKeys(end.last, end.liveCheckpoint) > 0;
+}
+
+function deferred(replay: IndexStatements, live: IndexStatements, liveProjected: boolean): string[] {
+  const liveWriting = liveProjected ? [] : live.writing.map((index) => index.statement);
+  return [...replay.reading, ...liveWriting, ...live.reading];
 }
 
 /** Both schemas, each with the read-model tables and the pinned `events` view. */
@@ -184,8 +193,8 @@ async function indexStatements(db: SqlQueryable, schema: string): Promise<IndexS
   };
 }
 
-/** The API's indexes of both scratch schemas, for a replay that keeps them: the same shape as live. */
-export async function buildReadingIndexes(scratch: SqlClient, statements: readonly string[]): Promise<void> {
+/** The indexes left out of both scratch schemas, for a replay that keeps them: the same shape as live. */
+export async function buildDeferredIndexes(scratch: SqlClient, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await scratch.transaction((tx) => tx.query(statement));
 }
 
