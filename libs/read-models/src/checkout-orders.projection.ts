@@ -1,6 +1,6 @@
 import { SqlQueryable } from '@payouts/database';
 import { evolveOrder, initialOrderState, Order, OrderEvent, OrderState } from '@payouts/domain';
-import { isContiguous, ProjectableEvent } from './projectable-event';
+import { isContiguous, ProjectableEvent, projectWholeStreams, VersionedRow } from './projectable-event';
 
 /**
  * The checkout orders read model: one row per order, folded with the domain's own evolve (the
@@ -24,31 +24,23 @@ export async function projectOrderStream(
   }
   const state = foldOrder(events);
   if (state.status === 'none') return;
-  await upsertOrderRows(tx, [{ order: state, version: upToVersion }]);
+  await upsertOrderRows(tx, [{ row: state, version: upToVersion }]);
 }
 
 /**
- * Batches that each hold an order's stream from its first event (new orders; every order of a
- * replay's batch, which is handed its orders whole), folded without a read and written in one
- * statement. Returns the stream ids it did not take, for projectOrderStream.
+ * Every order a batch holds from its first event (new orders; every order of a replay's batch,
+ * which is handed its orders whole), folded without a read and written in one statement. Returns
+ * the stream ids it did not take, for projectOrderStream.
  */
-export async function projectNewOrders(
+export function projectNewOrders(
   tx: SqlQueryable,
   batches: ReadonlyMap<string, readonly ProjectableEvent[]>,
 ): Promise<string[]> {
-  const rows: OrderRow[] = [];
-  const rest: string[] = [];
-  for (const [streamId, batch] of batches) {
-    if (batch[0]!.streamVersion !== 1 || !isContiguous(batch)) {
-      rest.push(streamId);
-      continue;
-    }
-    const order = foldOrder(batch);
-    if (order.status !== 'none') rows.push({ order, version: batch[batch.length - 1]!.streamVersion });
-  }
-  if (rows.length > 0) await upsertOrderRows(tx, rows);
-  return rest;
+  return projectWholeStreams(tx, batches, (batch) => writtenOrder(foldOrder(batch)), upsertOrderRows);
 }
+
+/** The order's row, or null before it was created. */
+const writtenOrder = (state: OrderState): Order | null => (state.status === 'none' ? null : state);
 
 function foldOrder(events: readonly { type: string; data: unknown }[]): OrderState {
   let state = initialOrderState();
@@ -57,10 +49,7 @@ function foldOrder(events: readonly { type: string; data: unknown }[]): OrderSta
   return state;
 }
 
-interface OrderRow {
-  order: Order;
-  version: number;
-}
+type OrderRow = VersionedRow<Order>;
 
 const ORDER_COLUMNS = [
   'order_id',
@@ -109,25 +98,25 @@ async function upsertOrderRows(tx: SqlQueryable, rows: readonly OrderRow[]): Pro
   const text = (value: string | number | null) => (value === null ? null : String(value));
   const column = (pick: (row: OrderRow) => string | number | null) => rows.map((row) => text(pick(row)));
   await tx.queryPrepared(UPSERT_ORDER_ROWS, [
-    column((r) => r.order.orderId),
-    column((r) => r.order.accountId),
-    column((r) => r.order.environment),
-    column((r) => r.order.method),
-    column((r) => r.order.amount),
-    column((r) => r.order.currency),
-    column((r) => r.order.customer),
-    column((r) => r.order.product),
-    column((r) => r.order.redirectUrl),
-    column((r) => r.order.hookUrl),
-    column((r) => r.order.credentialId),
-    column((r) => r.order.pageTokenHash),
-    column((r) => r.order.status),
-    column((r) => r.order.attempts),
-    column((r) => r.order.lastDecline),
-    column((r) => (r.order.instrument === null ? null : JSON.stringify(r.order.instrument))),
-    column((r) => r.order.createdAt),
-    column((r) => r.order.paidAt),
-    column((r) => r.order.expiresAt),
+    column((r) => r.row.orderId),
+    column((r) => r.row.accountId),
+    column((r) => r.row.environment),
+    column((r) => r.row.method),
+    column((r) => r.row.amount),
+    column((r) => r.row.currency),
+    column((r) => r.row.customer),
+    column((r) => r.row.product),
+    column((r) => r.row.redirectUrl),
+    column((r) => r.row.hookUrl),
+    column((r) => r.row.credentialId),
+    column((r) => r.row.pageTokenHash),
+    column((r) => r.row.status),
+    column((r) => r.row.attempts),
+    column((r) => r.row.lastDecline),
+    column((r) => (r.row.instrument === null ? null : JSON.stringify(r.row.instrument))),
+    column((r) => r.row.createdAt),
+    column((r) => r.row.paidAt),
+    column((r) => r.row.expiresAt),
     column((r) => r.version),
   ]);
 }

@@ -7,7 +7,7 @@ import {
   PayoutState,
   payoutIdFromStreamId,
 } from '@payouts/domain';
-import { isContiguous, ProjectableEvent } from './projectable-event';
+import { isContiguous, ProjectableEvent, projectWholeStreams, VersionedRow } from './projectable-event';
 
 /**
  * The payout (list) read model: one row per payout, built by folding the payout's stream with
@@ -44,31 +44,23 @@ export async function projectPayoutStream(
   }
   const state = foldPayout(events);
   if (state.status === 'none') return;
-  await upsertPayoutRows(tx, [{ payout: state, version: upToVersion }]);
+  await upsertPayoutRows(tx, [{ row: state, version: upToVersion }]);
 }
 
 /**
- * Batches that each hold a payout's stream from its first event (new payouts: every Create in a
- * group commit), folded without a read and written in one statement. Returns the stream ids it
- * did not take, for projectPayoutStream.
+ * Every payout a batch holds from its first event (new payouts: every Create in a group commit),
+ * folded without a read and written in one statement. Returns the stream ids it did not take, for
+ * projectPayoutStream.
  */
-export async function projectNewPayouts(
+export function projectNewPayouts(
   tx: SqlQueryable,
   batches: ReadonlyMap<string, readonly ProjectableEvent[]>,
 ): Promise<string[]> {
-  const rows: PayoutRow[] = [];
-  const rest: string[] = [];
-  for (const [streamId, batch] of batches) {
-    if (batch[0]!.streamVersion !== 1 || !isContiguous(batch)) {
-      rest.push(streamId);
-      continue;
-    }
-    const payout = foldPayout(batch);
-    if (payout.status !== 'none') rows.push({ payout, version: batch[batch.length - 1]!.streamVersion });
-  }
-  if (rows.length > 0) await upsertPayoutRows(tx, rows);
-  return rest;
+  return projectWholeStreams(tx, batches, (batch) => writtenPayout(foldPayout(batch)), upsertPayoutRows);
 }
+
+/** The payout's row, or null before it was created. */
+const writtenPayout = (state: PayoutState): WrittenPayout | null => (state.status === 'none' ? null : state);
 
 function foldPayout(events: readonly { type: string; schemaVersion: number; data: unknown }[]): PayoutState {
   let state: PayoutState = initialPayoutState();
@@ -87,10 +79,8 @@ function toPayoutEvent(event: { type: string; schemaVersion: number; data: unkno
   return { type: event.type, data: event.data } as PayoutEvent;
 }
 
-interface PayoutRow {
-  payout: Exclude<PayoutState, { status: 'none' }>;
-  version: number;
-}
+type WrittenPayout = Exclude<PayoutState, { status: 'none' }>;
+type PayoutRow = VersionedRow<WrittenPayout>;
 
 // Any number of rows in one statement: parallel text arrays (both drivers serialise those alike),
 // cast to the columns' types. A row is replaced only by a newer stream version.
@@ -125,28 +115,28 @@ async function upsertPayoutRows(tx: SqlQueryable, rows: readonly PayoutRow[]): P
       return value === null ? null : String(value);
     });
   await tx.queryPrepared(UPSERT_PAYOUT_ROWS_SQL, [
-    column((r) => r.payout.payoutId),
-    column((r) => r.payout.accountId),
-    column((r) => r.payout.environment),
+    column((r) => r.row.payoutId),
+    column((r) => r.row.accountId),
+    column((r) => r.row.environment),
     column((r) => r.version),
-    column((r) => r.payout.status),
-    column((r) => r.payout.statusVersion),
-    column((r) => r.payout.amount),
-    column((r) => r.payout.fee),
-    column((r) => r.payout.totalReserved),
-    column((r) => r.payout.currency),
-    column((r) => r.payout.fundsReleased),
-    column((r) => r.payout.merchantReference),
-    column((r) => r.payout.customerId),
-    column((r) => r.payout.delivery),
-    column((r) => r.payout.source),
-    column((r) => r.payout.caseReference),
-    column((r) => r.payout.selectedMethod),
-    column((r) => r.payout.safeReason),
-    column((r) => r.payout.receiptReference),
-    column((r) => r.payout.createdAt),
-    column((r) => r.payout.acceptedAt),
-    column((r) => r.payout.payoutExpiresAt),
-    column((r) => r.payout.updatedAt),
+    column((r) => r.row.status),
+    column((r) => r.row.statusVersion),
+    column((r) => r.row.amount),
+    column((r) => r.row.fee),
+    column((r) => r.row.totalReserved),
+    column((r) => r.row.currency),
+    column((r) => r.row.fundsReleased),
+    column((r) => r.row.merchantReference),
+    column((r) => r.row.customerId),
+    column((r) => r.row.delivery),
+    column((r) => r.row.source),
+    column((r) => r.row.caseReference),
+    column((r) => r.row.selectedMethod),
+    column((r) => r.row.safeReason),
+    column((r) => r.row.receiptReference),
+    column((r) => r.row.createdAt),
+    column((r) => r.row.acceptedAt),
+    column((r) => r.row.payoutExpiresAt),
+    column((r) => r.row.updatedAt),
   ]);
 }

@@ -12,3 +12,35 @@ export interface ProjectableEvent {
 export function isContiguous(events: readonly ProjectableEvent[]): boolean {
   return events.every((event, i) => i === 0 || event.streamVersion === events[i - 1]!.streamVersion + 1);
 }
+
+/** A read model's row and the stream version it reflects. */
+export interface VersionedRow<Row> {
+  row: Row;
+  version: number;
+}
+
+/**
+ * Batches that each hold their stream from its first event, folded without a read to the row they
+ * write (null: nothing to write) and written by one call of `write` (one statement); returns the
+ * ids of the streams that do not, which their projection reads back. What lets every new payout
+ * of a group commit, or every order of a replay's batch, be one statement.
+ */
+export async function projectWholeStreams<Tx, Row>(
+  tx: Tx,
+  batches: ReadonlyMap<string, readonly ProjectableEvent[]>,
+  fold: (events: readonly ProjectableEvent[]) => Row | null,
+  write: (tx: Tx, rows: readonly VersionedRow<Row>[]) => Promise<void>,
+): Promise<string[]> {
+  const rows: VersionedRow<Row>[] = [];
+  const rest: string[] = [];
+  for (const [streamId, batch] of batches) {
+    if (batch[0]!.streamVersion !== 1 || !isContiguous(batch)) {
+      rest.push(streamId);
+      continue;
+    }
+    const row = fold(batch);
+    if (row !== null) rows.push({ row, version: batch[batch.length - 1]!.streamVersion });
+  }
+  if (rows.length > 0) await write(tx, rows);
+  return rest;
+}
