@@ -111,6 +111,36 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     ]);
   });
 
+  it('reads free text with tabs, quotes and newlines exactly, and finds an edit inside it', async () => {
+    // verify joins all but the free-text columns into one tab-separated line (verify-line.ts):
+    // tabs in a stream id, event type or JSON string must neither shift a field nor hide an edit.
+    await appendHistory(store);
+    const odd = 'pricing-acc_1\tsandbox "odd"';
+    const note = 'tab\there, "quotes", back\\slash,\nnewline, ünïcödé 😀';
+    await store.append([
+      {
+        streamId: odd,
+        streamType: 'pricing',
+        expectedVersion: 0,
+        events: [{ ...pricingSet(), data: { ...pricingSet().data, note }, metadata: { note } }],
+      },
+    ]);
+    await chainEverything(store);
+    const clean = await verified(database.db);
+    expect(clean.findings).toEqual([]);
+    const position = await positionOf(database.db, odd, 1);
+
+    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
+    await database.db.query(
+      `UPDATE events SET metadata = jsonb_set(metadata, '{note}', to_jsonb(replace(metadata->>'note', E'\t', ' ')))
+       WHERE global_position = $1`,
+      [position],
+    );
+    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+    const { findings } = await verified(database.db);
+    expect(findings.map((f) => [f.kind, f.position, f.streamId])).toEqual([['edited', position, odd]]);
+  });
+
   it('reports each of many events deleted together, across pages of links and at the end of the log', async () => {
     await appendHistory(store);
     await chainEverything(store);

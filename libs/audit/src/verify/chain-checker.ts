@@ -2,6 +2,7 @@ import type { StoredLink } from '../chain/chain-store';
 import type { AuditEvent, FeedKey } from '../feed/audit-feed';
 import type { Finding } from './findings';
 import { ChainSummary, TamperCheck } from './tamper-check';
+import { splitLine } from './verify-line';
 
 /**
  * What the tamper check needs of a page, as flat arrays of strings and numbers: a page crosses to
@@ -10,8 +11,8 @@ import { ChainSummary, TamperCheck } from './tamper-check';
  */
 export type FlatPage = (string | number)[];
 
-/** position, transactionId, eventId, streamId, streamType, streamVersion, eventType, schemaVersion, data (JSON text), metadata (JSON text), recordedAt */
-export const CHAINED_FIELDS = 11;
+/** streamId, streamType, eventType, and the rest of the row as one line (verify-feed.ts: VerifyLine) */
+export const CHAINED_FIELDS = 4;
 /** position, transactionId, streamId, seq, link */
 export const LINK_FIELDS = 5;
 
@@ -70,11 +71,8 @@ export class ChainChecker {
   /** One page of events in feed order; its links (through its last event, or the end) were given first. */
   async events(first: number, flat: FlatPage): Promise<IndexedFinding[]> {
     const count = flat.length / CHAINED_FIELDS;
-    const last = (count - 1) * CHAINED_FIELDS;
-    await this.tamper.readThrough({
-      position: flat[last] as string,
-      transactionId: flat[last + 1] as string,
-    });
+    const last = splitLine(flat[(count - 1) * CHAINED_FIELDS + 3] as string);
+    await this.tamper.readThrough({ position: last.position, transactionId: last.transactionId });
     for (let n = 0; n < count; n += 1) {
       this.at = first + n;
       this.tamper.onEvent(chainedEvent(flat, n * CHAINED_FIELDS));
@@ -113,18 +111,19 @@ export class ChainChecker {
 }
 
 function chainedEvent(flat: FlatPage, at: number): AuditEvent {
+  const line = splitLine(flat[at + 3] as string);
   return {
-    position: flat[at] as string,
-    transactionId: flat[at + 1] as string,
-    eventId: flat[at + 2] as string,
-    streamId: flat[at + 3] as string,
-    streamType: flat[at + 4] as string,
-    streamVersion: flat[at + 5] as number,
-    eventType: flat[at + 6] as string,
-    schemaVersion: flat[at + 7] as number,
-    data: JSON.parse(flat[at + 8] as string) as unknown,
+    position: line.position,
+    transactionId: line.transactionId,
+    eventId: line.eventId,
+    streamId: flat[at] as string,
+    streamType: flat[at + 1] as string,
+    streamVersion: line.streamVersion,
+    eventType: flat[at + 2] as string,
+    schemaVersion: line.schemaVersion,
+    data: JSON.parse(line.data) as unknown,
     // toAuditEvent reads a null metadata as {}: the same link either way.
-    metadata: (JSON.parse(flat[at + 9] as string) as unknown) ?? {},
-    recordedAt: flat[at + 10] as string,
+    metadata: (JSON.parse(line.metadata) as unknown) ?? {},
+    recordedAt: line.recordedAt,
   };
 }
