@@ -71,6 +71,12 @@ export class ProjectionPipeline {
     await settledInOrder([...this.unfinished, ...this.tails]);
   }
 
+  /** Waits for every queued batch (throwing the first failure); further batches may then be pushed. */
+  async drain(): Promise<void> {
+    await this.finish();
+    this.unfinished.length = 0;
+  }
+
   /** Waits for whatever is still running, failed or not (before the scratch schemas are dropped). */
   async settle(): Promise<void> {
     await Promise.allSettled(this.tails);

@@ -67,6 +67,34 @@ describe.each(testBackends())('ProjectionPipeline on $name', (backend) => {
     expect(await rowsOf(database, piped)).toEqual(rows);
   });
 
+  it('drains: every batch pushed is written when it returns, and batches pushed after it follow', async () => {
+    const [alone, piped] = [await scratchSchema('s_alone'), await scratchSchema('s_piped')];
+    const one = new ProjectionPipeline(database.db, {
+      schema: alone,
+      concurrentStreams: true,
+      connections: 1,
+    });
+    const two = new ProjectionPipeline(database.db, {
+      schema: piped,
+      concurrentStreams: true,
+      connections: 2,
+    });
+    const batches = batchesOf(log, 3);
+    for (const [i, batch] of batches.entries()) {
+      await one.push(batch);
+      await two.push(batch);
+      if (i % 3 !== 1) continue;
+      await one.drain();
+      await two.drain();
+      // Nothing of these batches is still being written on either share.
+      expect(await rowsOf(database, piped)).toEqual(await rowsOf(database, alone));
+    }
+    await one.finish();
+    await two.finish();
+    expect(batches.length).toBeGreaterThan(4);
+    expect(await rowsOf(database, piped)).toEqual(await rowsOf(database, alone));
+  });
+
   it('throws the first failure of a share, runs nothing more on it, and settles before it returns', async () => {
     const schema = await scratchSchema('s_failing');
     // A ledger event whose amount is not money: the balance projection refuses it.

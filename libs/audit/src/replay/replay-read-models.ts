@@ -10,8 +10,10 @@ import {
   buildDeferredIndexes,
   createAndPin,
   dropScratchSchemas,
+  refreshStatistics,
   ScratchSchemas,
   scratchSchemaNames,
+  statisticsDue,
 } from './scratch-schemas';
 
 /**
@@ -97,6 +99,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
     });
     const pass = async (from: FeedKey, phase: ReplayPhase, withEarlier: boolean, how: BatchProjection) => {
       let count = 0;
+      let batches = 0;
       const reading = { pageSize: batchSize, readAhead: db.kind === 'postgres', withEarlier };
       const pipeline = new ProjectionPipeline(scratch, how);
       try {
@@ -104,6 +107,12 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
           options.signal?.throwIfAborted();
           await pipeline.push(earlier.length > 0 ? [...earlier, ...events] : events);
           count += events.length;
+          batches += 1;
+          if (phase === 'replay' && statisticsDue(batches)) {
+            // Statistics of every row written so far: the batches in flight finish first.
+            await pipeline.drain();
+            await refreshStatistics(scratch, how.schema);
+          }
           options.onProgress?.(phase, count, events[events.length - 1]!.position);
         });
         await pipeline.finish();

@@ -113,6 +113,46 @@ describe.each(testBackends())('replayReadModels on $name', (backend) => {
     },
   );
 
+  it('gives the replay schema statistics while it writes, refreshed as its tables grow', async () => {
+    // A table never analysed has reltuples -1: the planner guesses its size (statisticsDue).
+    const seen: { batch: number; reltuples: number }[] = [];
+    let batch = 0;
+    let reading: Promise<void> = Promise.resolve();
+    const report = await replayReadModels(database.db, {
+      keep: true,
+      batchSize: 2,
+      onDifference: () => undefined,
+      onProgress: (phase) => {
+        if (phase !== 'replay') return;
+        batch += 1;
+        const at = batch;
+        reading = reading.then(async () => {
+          const [first] = await schemas();
+          const replay = first!.name.replace(/_live$/, '');
+          const { rows } = await database.db.query<{ n: number }>(
+            `SELECT reltuples::float8 AS n FROM pg_class
+              WHERE relname = 'balance_transactions' AND relnamespace = $1::regnamespace`,
+            [replay],
+          );
+          seen.push({ batch: at, reltuples: Number(rows[0]!.n) });
+        });
+      },
+    });
+    try {
+      await reading;
+      expect(report.differences).toBe(0);
+      expect(batch).toBeGreaterThanOrEqual(8);
+      // From the second batch on, the table has statistics; they grow with it (after batches 2, 4, 8, ...).
+      for (const { batch: at, reltuples } of seen.filter((s) => s.batch >= 2)) {
+        expect([at, reltuples >= 0]).toEqual([at, true]);
+      }
+      const counts = seen.filter((s) => s.batch >= 2).map((s) => s.reltuples);
+      expect(Math.max(...counts)).toBeGreaterThan(Math.min(...counts));
+    } finally {
+      await database.db.query(`DROP SCHEMA "${report.schemas.replay}", "${report.schemas.live}" CASCADE`);
+    }
+  });
+
   it('stops when interrupted and drops its scratch schemas', async () => {
     const interrupted = new AbortController();
     const run = replayReadModels(database.db, {
