@@ -43,18 +43,16 @@ describe.each(testBackends())('ProjectionPipeline on $name', (backend) => {
   const batchesOf = (events: readonly PinnedEvent[], size: number) =>
     Array.from({ length: Math.ceil(events.length / size) }, (_, i) => events.slice(i * size, (i + 1) * size));
 
-  it('two shares a batch apart write what one connection writes batch by batch', async () => {
+  /** One connection into s_alone, two shares into s_piped: the same batches should write the same rows. */
+  const aloneAndPiped = async () => {
     const [alone, piped] = [await scratchSchema('s_alone'), await scratchSchema('s_piped')];
-    const one = new ProjectionPipeline(database.db, {
-      schema: alone,
-      concurrentStreams: true,
-      connections: 1,
-    });
-    const two = new ProjectionPipeline(database.db, {
-      schema: piped,
-      concurrentStreams: true,
-      connections: 2,
-    });
+    const pipeline = (schema: string, connections: number) =>
+      new ProjectionPipeline(database.db, { schema, concurrentStreams: true, connections });
+    return { alone, piped, one: pipeline(alone, 1), two: pipeline(piped, 2) };
+  };
+
+  it('two shares a batch apart write what one connection writes batch by batch', async () => {
+    const { alone, piped, one, two } = await aloneAndPiped();
     for (const batch of batchesOf(log, 3)) {
       await one.push(batch);
       await two.push(batch);
@@ -68,17 +66,7 @@ describe.each(testBackends())('ProjectionPipeline on $name', (backend) => {
   });
 
   it('drains: every batch pushed is written when it returns, and batches pushed after it follow', async () => {
-    const [alone, piped] = [await scratchSchema('s_alone'), await scratchSchema('s_piped')];
-    const one = new ProjectionPipeline(database.db, {
-      schema: alone,
-      concurrentStreams: true,
-      connections: 1,
-    });
-    const two = new ProjectionPipeline(database.db, {
-      schema: piped,
-      concurrentStreams: true,
-      connections: 2,
-    });
+    const { alone, piped, one, two } = await aloneAndPiped();
     const batches = batchesOf(log, 3);
     for (const [i, batch] of batches.entries()) {
       await one.push(batch);
