@@ -11,7 +11,7 @@ import { splitLine } from './verify-line';
  */
 export type FlatPage = (string | number)[];
 
-/** streamId, streamType, eventType, and the rest of the row as one line (verify-feed.ts: VerifyLine) */
+/** streamId, streamType, eventType, and the rest of the row as one line (verify-line.ts: VerifyLine) */
 export const CHAINED_FIELDS = 4;
 /** position, transactionId, streamId, seq, link */
 export const LINK_FIELDS = 5;

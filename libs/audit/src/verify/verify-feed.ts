@@ -1,6 +1,6 @@
 import type { SqlQueryable } from '@payouts/database';
 import { keysetPages } from '../feed/keyset-pages';
-import type { AuditEvent } from '../feed/audit-feed';
+import type { AuditEvent, FeedKey } from '../feed/audit-feed';
 import type { FlatPage } from './chain-checker';
 import { splitLine } from './verify-line';
 
@@ -40,13 +40,16 @@ export function verifyPages(db: SqlQueryable, batchSize: number): AsyncGenerator
   return keysetPages(
     async (key) =>
       (await db.query<VerifyRow>(VERIFY_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
-    (row) => {
-      const { position, transactionId } = splitLine(row.line);
-      return { transactionId, position };
-    },
+    verifyRowKey,
     { transactionId: '0', position: '0' },
     batchSize,
   );
+}
+
+/** The row's place in the feed (the keyset's next page starts after the last row's). */
+export function verifyRowKey(row: VerifyRow): FeedKey {
+  const { transactionId, position } = splitLine(row.line);
+  return { transactionId, position };
 }
 
 export function foldedEvent(row: VerifyRow): FoldedEvent {

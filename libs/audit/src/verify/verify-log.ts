@@ -8,8 +8,7 @@ import { ReportFinding } from './findings';
 import { PaidChecks } from './paid-checks';
 import { StreamOrder } from './stream-order';
 import { ChainSummary } from './tamper-check';
-import { chainedPage, foldedEvent, verifyPages } from './verify-feed';
-import { splitLine } from './verify-line';
+import { chainedPage, foldedEvent, verifyPages, verifyRowKey } from './verify-feed';
 
 /** The audit cannot run here (no chain table, say): exit code 2, never a finding. */
 export class AuditSetupError extends Error {}
@@ -71,8 +70,7 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
     const progressEvery = options.progressEvery ?? 10_000;
     const checked: Checked[] = [];
     for await (const page of verifyPages(db, batchSize)) {
-      const last = splitLine(page[page.length - 1]!.line);
-      await links.sendThrough({ transactionId: last.transactionId, position: last.position });
+      await links.sendThrough(verifyRowKey(page[page.length - 1]!));
       const first = at;
       const chainFound = chain.events(first, chainedPage(page));
       // Awaited in turn below; if the chain's thread fails, every page still waiting fails with it.
