@@ -1,0 +1,35 @@
+/** Characters that matter to an array literal or to JSON: quotes, backslashes, braces, control characters, non-BMP text, a lone surrogate. */
+const ALPHABET = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  ',',
+  '{',
+  '}',
+  '"',
+  '\\',
+  "'",
+  'é',
+  '€',
+  '😀',
+  '\n',
+  '\t',
+  '\u0001',
+  '\u2028',
+  'NULL',
+  'null',
+  '',
+];
+
+/** `count` strings of up to 11 pieces of ALPHABET from a small seeded generator: the same on every run. */
+export function seededStrings(seed: number, count: number, alphabet: readonly string[] = ALPHABET): string[] {
+  let state = seed;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state;
+  };
+  return Array.from({ length: count }, () =>
+    Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''),
+  );
+}
