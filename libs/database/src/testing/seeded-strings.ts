@@ -33,3 +33,9 @@ export function seededStrings(seed: number, count: number, alphabet: readonly st
     Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''),
   );
 }
+
+/** Whether `s` holds a control character (below U+0020), which JSON escapes and an array literal does not. */
+export function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i += 1) if (s.charCodeAt(i) < 0x20) return true;
+  return false;
+}
