@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { LedgerEvent, upcastLedgerEvent } from '@payouts/domain';
 import { BalanceFigures, toBalanceFigures } from './payout-views';
+import { moneySum } from './money-figures';
 
 /**
  * A balance row and how ledger events move it, without I/O: the one definition of each event's
@@ -171,17 +172,17 @@ export function ledgerDeltas(event: LedgerEvent): BalanceDeltas {
 }
 
 export const addDeltas = (a: BalanceDeltas, b: BalanceDeltas): BalanceDeltas => ({
-  fundsIn: a.fundsIn.plus(b.fundsIn),
-  available: a.available.plus(b.available),
-  holds: a.holds.plus(b.holds),
-  settled: a.settled.plus(b.settled),
-  settlementHolds: a.settlementHolds.plus(b.settlementHolds),
-  pending: a.pending.plus(b.pending),
-  gross: a.gross.plus(b.gross),
-  fees: a.fees.plus(b.fees),
-  matured: a.matured.plus(b.matured),
-  credits: a.credits.plus(b.credits),
-  settlementsPaid: a.settlementsPaid.plus(b.settlementsPaid),
+  fundsIn: moneySum(a.fundsIn, b.fundsIn),
+  available: moneySum(a.available, b.available),
+  holds: moneySum(a.holds, b.holds),
+  settled: moneySum(a.settled, b.settled),
+  settlementHolds: moneySum(a.settlementHolds, b.settlementHolds),
+  pending: moneySum(a.pending, b.pending),
+  gross: moneySum(a.gross, b.gross),
+  fees: moneySum(a.fees, b.fees),
+  matured: moneySum(a.matured, b.matured),
+  credits: moneySum(a.credits, b.credits),
+  settlementsPaid: moneySum(a.settlementsPaid, b.settlementsPaid),
 });
 
 const plus = (figure: string, delta: Big): string => new Big(figure).plus(delta).toFixed(2);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { LedgerEvent } from '@payouts/domain';
+import { moneySum } from './money-figures';
 
 /**
  * The balance transactions of ledger events, without I/O (the design's definitive table): what
@@ -38,10 +39,10 @@ export const NO_RUNNING: RunningDeltas = {
 };
 
 export const addRunning = (a: RunningDeltas, b: RunningDeltas): RunningDeltas => ({
-  pending: a.pending.plus(b.pending),
-  available: a.available.plus(b.available),
-  holds: a.holds.plus(b.holds),
-  settlementHolds: a.settlementHolds.plus(b.settlementHolds),
+  pending: moneySum(a.pending, b.pending),
+  available: moneySum(a.available, b.available),
+  holds: moneySum(a.holds, b.holds),
+  settlementHolds: moneySum(a.settlementHolds, b.settlementHolds),
 });
 
 /** One balance transaction row before it is written. Money is a signed two-decimal string. */

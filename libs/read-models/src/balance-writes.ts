@@ -4,6 +4,7 @@ import { BalanceDeltas } from './balance-row';
 import { FAIL_SETTLEMENT_SQL, PAY_SETTLEMENT_SQL, START_SETTLEMENT_SQL } from './balance-statements';
 import { RunningDeltas, TransactionDraft } from './balance-transactions';
 import type { LedgerBatch } from './ledger-batch';
+import { moneyText } from './money-figures';
 
 /** A transaction row with its ledger and the running figures its statement expects. */
 export interface WrittenTransaction {
@@ -32,10 +33,10 @@ export function transactionArrays(rows: readonly WrittenTransaction[]): (string 
     column((r) => r.draft.payoutId),
     column((r) => r.draft.settlementId),
     column((r) => r.draft.description),
-    column((r) => r.running.pending.toFixed(2)),
-    column((r) => r.running.available.toFixed(2)),
-    column((r) => r.running.holds.toFixed(2)),
-    column((r) => r.running.settlementHolds.toFixed(2)),
+    column((r) => moneyText(r.running.pending)),
+    column((r) => moneyText(r.running.available)),
+    column((r) => moneyText(r.running.holds)),
+    column((r) => moneyText(r.running.settlementHolds)),
     column((r) => r.draft.includedInSettlement),
     column((r) => r.draft.createdAt),
   ];
@@ -62,7 +63,7 @@ const text = (value: string | number | null): string | null => (value === null ?
 /** The parameter arrays of the fast path's first statement (DELTA_FIELDS, MORE_DELTA_FIELDS if full, rows). */
 export function ledgerBatchArrays(batches: readonly LedgerBatch[], full: boolean): (string | null)[][] {
   const column = (pick: (batch: LedgerBatch) => string | number | null) => batches.map((b) => text(pick(b)));
-  const money = (pick: (total: BalanceDeltas) => Big) => column((b) => pick(b.total).toFixed(2));
+  const money = (pick: (total: BalanceDeltas) => Big) => column((b) => moneyText(pick(b.total)));
   const deltas = [
     column((b) => b.owner.accountId),
     column((b) => b.owner.environment),
