@@ -27,13 +27,18 @@ export async function openAuditDatabase(env: NodeJS.ProcessEnv = process.env): P
  * `replay` writes its scratch schemas, and only those (its statements run with the scratch schema
  * alone on the search path). On a server that takes a second session without the read-only
  * setting, with the same login, which must be allowed to CREATE a schema; as many connections as
- * the replay projects on at once. The embedded database has one connection: there the audit's own
+ * the replay projects on at once, and one for the copy of the live tables beside it. The embedded database has one connection: there the audit's own
  * client is also the scratch one.
  */
 export async function openReplayScratch(env: NodeJS.ProcessEnv, audit: SqlClient): Promise<SqlClient> {
   const { databaseUrl, dataDir } = location(env);
   if (databaseUrl === undefined) return audit;
-  return open({ databaseUrl, dataDir, applicationName: 'audit-replay', maxConnections: REPLAY_CONNECTIONS });
+  return open({
+    databaseUrl,
+    dataDir,
+    applicationName: 'audit-replay',
+    maxConnections: REPLAY_CONNECTIONS + 1,
+  });
 }
 
 function location(env: NodeJS.ProcessEnv): { databaseUrl: string | undefined; dataDir: string } {

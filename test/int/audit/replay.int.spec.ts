@@ -264,7 +264,7 @@ describe.each(testBackends().map((backend) => backend.name))('npm run audit -- r
       `audit replay: schema ${left} is already there, left by a run that was stopped hard or another replay's still running; once none runs, drop it: DROP SCHEMA "${left}" CASCADE`,
       // Where the time went, the whole run's events/s beside the rebuild's in the summary.
       expect.stringMatching(
-        /^replay: pinning and copying the live tables [0-9.]+ s, rebuilding [0-9.]+ s, comparing [0-9.]+ s; the whole run [0-9.]+ s \(\d+ events\/s\)$/,
+        /^replay: pinning [0-9.]+ s, copying the live tables [0-9.]+ s and rebuilding [0-9.]+ s \(side by side on a server\), comparing [0-9.]+ s; the whole run [0-9.]+ s \(\d+ events\/s\)$/,
       ),
     ]);
     expect(await using(replaySchemas)).toEqual([left]);

@@ -110,12 +110,12 @@ async function summarise(report: ReplayReport, output: Output): Promise<void> {
 /** Where the run's time went, on the standard error: the summary's events/s is the rebuild's alone. */
 function timings(report: ReplayReport): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const copy = report.elapsedMs - report.replayMs - report.compareMs;
   const perSecond =
     report.elapsedMs > 0 ? Math.round((report.events * 1000) / report.elapsedMs) : report.events;
   return (
-    `replay: pinning and copying the live tables ${seconds(copy)}, rebuilding ${seconds(report.replayMs)}, ` +
-    `comparing ${seconds(report.compareMs)}; the whole run ${seconds(report.elapsedMs)} (${perSecond} events/s)`
+    `replay: pinning ${seconds(report.pinMs)}, copying the live tables ${seconds(report.copyMs)} and rebuilding ` +
+    `${seconds(report.replayMs)} (side by side on a server), comparing ${seconds(report.compareMs)}; ` +
+    `the whole run ${seconds(report.elapsedMs)} (${perSecond} events/s)`
   );
 }
 

@@ -76,10 +76,12 @@ describe.each(testBackends().filter((b) => b.name === 'postgres'))('replayReadMo
     await projectEverything(store);
     const chunks: { table: string; rows: number; heldIds: string[] }[] = [];
     const heldIds = async () => {
-      // Sessions of this database holding a transaction id: each holds back every feed on the server.
+      // The copy's sessions holding a transaction id (each holds back every feed on the server);
+      // the rebuild beside it writes in short transactions of its own, one a batch.
       const { rows } = await database.db.query<{ xid: string }>(
         `SELECT backend_xid::text AS xid FROM pg_stat_activity
-          WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()`,
+          WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()
+            AND query LIKE 'WITH page AS%'`,
       );
       return rows.map((row) => row.xid);
     };
@@ -107,5 +109,50 @@ describe.each(testBackends().filter((b) => b.name === 'postgres'))('replayReadMo
     // one transaction held across chunks, as one transaction for the whole copy was.
     const seen = chunks.flatMap((chunk) => chunk.heldIds);
     expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('copies the live tables beside the rebuild, after the pin', async () => {
+    await appendHistory(store);
+    await projectEverything(store);
+    const phases: string[] = [];
+    const report = await replayReadModels(database.db, {
+      copyChunkRows: 1,
+      batchSize: 2,
+      onDifference: () => undefined,
+      onProgress: (phase) => void phases.push(phase),
+    });
+    expect(report.differences).toBe(0);
+    // Batches of the rebuild were done before the copy's last chunk.
+    expect(phases.indexOf('replay')).toBeLessThan(phases.lastIndexOf('copy'));
+    expect(report.copyMs).toBeGreaterThan(0);
+  });
+
+  it('stops the rebuild when the copy fails, reports the copy’s failure and drops both schemas', async () => {
+    await appendHistory(store);
+    await projectEverything(store);
+    let dropped: Promise<unknown> | undefined;
+    let replayedAfter = 0;
+    const run = replayReadModels(database.db, {
+      copyChunkRows: 1,
+      batchSize: 2,
+      onDifference: () => undefined,
+      onProgress: (phase) => {
+        if (phase === 'replay' && dropped) replayedAfter += 1;
+        if (phase !== 'copy' || dropped) return;
+        // Someone drops the live copy's schema under it: its next chunk fails.
+        dropped = database.db
+          .query(
+            `SELECT format('DROP SCHEMA %I CASCADE', nspname) AS sql FROM pg_namespace WHERE nspname LIKE 'audit_replay%_live'`,
+          )
+          .then(async ({ rows }) => database.db.query((rows[0] as { sql: string }).sql));
+      },
+    });
+    await expect(run).rejects.toThrow(/schema .* does not exist|relation .* does not exist/);
+    await dropped;
+    const { rows } = await database.db.query(`SELECT 1 FROM pg_namespace WHERE nspname LIKE 'audit_replay%'`);
+    expect(rows).toEqual([]);
+    const events = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+    // Stopped at its next batch, long before the end of the log.
+    expect(replayedAfter).toBeLessThan(events.rows[0]!.n / 2 / 2);
   });
 });

@@ -53,7 +53,10 @@ export interface ReplayOptions {
 export interface ReplayReport {
   /** Events replayed from position zero: the whole pinned log. */
   events: number;
-  /** Wall time of that replay alone, of the comparison, and of the whole run (with the copy). */
+  /** Wall time of the pin (with the scratch schemas' creation), and of the live tables' copy and its catch-up. */
+  pinMs: number;
+  copyMs: number;
+  /** Wall time of the replay alone (beside the copy on a server, after it embedded), of the comparison, and of the whole run. */
   replayMs: number;
   compareMs: number;
   elapsedMs: number;
@@ -77,7 +80,8 @@ export interface ReplayReport {
  *    the live projector's checkpoint; the log replayed is exactly what that snapshot saw.
  * 2. The copy is brought to that end as the live projector itself would (the events after its
  *    checkpoint, projected over rows that already hold what commands projected inline).
- * 3. The replay projects the whole pinned log, batch by batch, into its own schema.
+ * 3. The replay projects the whole pinned log, batch by batch, into its own schema; on a server,
+ *    while 1 and 2 copy and catch up (after the pin), on connections of their own.
  * 4. Each table is merged in key order with the copy; every difference is reported.
  * Live tables are never written; the scratch schemas are dropped unless `keep`.
  */
@@ -93,10 +97,14 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
   const schemas = scratchSchemaNames();
   let finished = false;
   try {
-    const end = await createAndPin(db, scratch, schemas, shapes, {
+    const { end, copied } = await createAndPin(db, scratch, schemas, shapes, {
       chunkRows: options.copyChunkRows,
       onCopied: (table, rows) => options.onProgress?.('copy', rows, table),
     });
+    const pinMs = Date.now() - started;
+    // A failure of the live copy or of the rebuild stops the other at its next batch.
+    const stop = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const pass = async (from: FeedKey, phase: ReplayPhase, withEarlier: boolean, how: BatchProjection) => {
       let count = 0;
       let batches = 0;
@@ -104,7 +112,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
       const pipeline = new ProjectionPipeline(scratch, how);
       try {
         await forEachPinnedPage(db, end.snapshot, from, reading, async ({ events, earlier }) => {
-          options.signal?.throwIfAborted();
+          signal.throwIfAborted();
           await pipeline.push(earlier.length > 0 ? [...earlier, ...events] : events);
           count += events.length;
           batches += 1;
@@ -123,23 +131,36 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
       return count;
     };
 
-    // The copy catches up as the live projector does: stream by stream, in its own batches.
-    const liveCopyEvents = await pass(end.liveCheckpoint, 'live-copy', false, {
-      schema: schemas.live,
-      concurrentStreams: false,
-      connections: 1,
-    });
+    // The live copy, then its catch-up, beside the rebuild on a server (one scratch connection
+    // more; docs/audit.md): they write different schemas, and the rebuild reads only the log. The
+    // first failure of the two is what the run reports.
+    const copyStarted = Date.now();
+    const liveCopy = (async () => {
+      await copied;
+      // The copy catches up as the live projector does: stream by stream, in its own batches.
+      const count = await pass(end.liveCheckpoint, 'live-copy', false, {
+        schema: schemas.live,
+        concurrentStreams: false,
+        connections: 1,
+      });
+      return { count, ms: Date.now() - copyStarted };
+    })();
+    liveCopy.catch(() => stop.abort());
+    // Embedded, the one connection takes one transaction at a time: the copy first, as it was.
+    if (scratch.kind !== 'postgres') await liveCopy;
     const replayStarted = Date.now();
     // From zero, as commands' appends project: every stream of a batch at once, on several
     // connections, with the earlier events of its payouts and orders so that each is folded from
     // its start without reading back (new payouts, and ledgers at the version before the batch, are one
     // statement per batch). Measured about twice as fast as the projector's way (docs/audit.md).
     const connections = scratch.kind === 'postgres' ? (options.connections ?? REPLAY_CONNECTIONS) : 1;
-    const events = await pass(FEED_ORIGIN, 'replay', true, {
+    const replayed = pass(FEED_ORIGIN, 'replay', true, {
       schema: schemas.replay,
       concurrentStreams: true,
       connections,
     });
+    replayed.catch(() => stop.abort());
+    const [events, copiedLive] = await bothOrFirstFailure(replayed, liveCopy);
     const replayMs = Date.now() - replayStarted;
 
     const compareStarted = Date.now();
@@ -152,12 +173,14 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
     finished = true;
     return {
       events,
+      pinMs,
       replayMs,
       compareMs: Date.now() - compareStarted,
       elapsedMs: Date.now() - started,
       end: end.last,
       liveCheckpoint: end.liveCheckpoint,
-      liveCopyEvents,
+      liveCopyEvents: copiedLive.count,
+      copyMs: copiedLive.ms,
       tables: shapes.length,
       ...compared,
       schemas,
@@ -188,6 +211,21 @@ async function compareAll(
     differences += table.differences;
   }
   return { rowsCompared, differences };
+}
+
+/**
+ * Waits for both; the first failure in time is the one thrown (the other is then usually the stop
+ * it caused), after both have settled, so nothing still writes when the schemas are dropped.
+ */
+async function bothOrFirstFailure<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  let first: { error: unknown } | undefined;
+  const note = (error: unknown) => {
+    first ??= { error };
+    throw error;
+  };
+  const [ra, rb] = await Promise.allSettled([a.catch(note), b.catch(note)]);
+  if (first !== undefined) throw first.error;
+  return [(ra as PromiseFulfilledResult<A>).value, (rb as PromiseFulfilledResult<B>).value];
 }
 
 /** A drop that fails (the connection lost) names the schemas, so someone can drop them by hand. */

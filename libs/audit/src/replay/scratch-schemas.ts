@@ -51,14 +51,23 @@ export interface PinnedEnd {
   deferredIndexes: string[];
 }
 
+/** The pinned end, and the copy of the live rows as of it: under way on a server, done embedded. */
+export interface Pinning {
+  end: PinnedEnd;
+  /** Settles once every live table is copied (on a server, when the pin's transaction has ended too). */
+  copied: Promise<void>;
+}
+
 /**
  * Pins the end of the log and copies the live rows as of that moment into `schemas.live`.
  *
  * On a server, without holding back the event feed: a read-only REPEATABLE READ transaction on the
  * live session (which takes no transaction id, so the feed never waits for it) pins the snapshot
- * and exports it; the schemas are created in one short transaction; each live table is copied in
- * chunks of short transactions that import that snapshot (live-copy.ts). Embedded, the one
- * connection does it all in one REPEATABLE READ transaction (nothing else reads its feed then).
+ * and exports it; the schemas are created in one short transaction; then the end is answered and
+ * each live table is copied, while the caller replays, in chunks of short transactions that
+ * import that snapshot (live-copy.ts). The pin's transaction ends with the copy. Embedded, the one
+ * connection does it all in one REPEATABLE READ transaction (nothing else reads its feed then)
+ * before answering.
  *
  * Live tables are only read, named with their schema; the scratch search path holds the scratch
  * schema alone, so no unqualified name can reach a live table.
@@ -69,10 +78,13 @@ export async function createAndPin(
   schemas: ScratchSchemas,
   shapes: readonly TableShape[],
   copy: { chunkRows?: number; onCopied?: (table: string, rows: number) => void } = {},
-): Promise<PinnedEnd> {
+): Promise<Pinning> {
   // Embedded: one connection. A server session pool has several: the pin holds one meanwhile.
-  if (scratch.kind !== 'postgres') return createAndPinInOne(scratch, schemas);
-  return live.transaction(async (pin) => {
+  if (scratch.kind !== 'postgres')
+    return { end: await createAndPinInOne(scratch, schemas), copied: Promise.resolve() };
+  let answer: { resolve: (end: PinnedEnd) => void; reject: (error: unknown) => void } | undefined;
+  const pinned = new Promise<PinnedEnd>((resolve, reject) => (answer = { resolve, reject }));
+  const copied = live.transaction(async (pin) => {
     await pin.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const { rows } = await pin.query<{ snapshot: string; exported: string }>(
       'SELECT pg_current_snapshot()::text AS snapshot, pg_export_snapshot() AS exported',
@@ -86,6 +98,7 @@ export async function createAndPin(
       for (const { statement } of replayIndexes.writing) await tx.query(statement);
     });
     const projected = catchesUp(end);
+    answer!.resolve({ ...end, deferredIndexes: deferred(replayIndexes, liveIndexes, projected) });
     for (const shape of shapes) {
       const table = shape.table;
       await copyLiveTable(scratch, shape, schemas.live, exported, {
@@ -97,8 +110,10 @@ export async function createAndPin(
         await scratch.transaction((tx) => tx.query(index.statement));
       }
     }
-    return { ...end, deferredIndexes: deferred(replayIndexes, liveIndexes, projected) };
   });
+  // A failure before the end is answered fails the pin; one after, the copy (rejecting an answered promise does nothing).
+  copied.catch((error: unknown) => answer!.reject(error));
+  return { end: await pinned, copied };
 }
 
 /** Embedded: one transaction creates, copies and pins; it commits together or not at all. */
