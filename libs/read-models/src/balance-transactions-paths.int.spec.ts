@@ -80,6 +80,27 @@ describe.each(testBackends())('balance transactions on every path on $name', (ba
     expect(comparable(healed)).toEqual(comparable(reference));
   });
 
+  it.each([false, true])(
+    'projects a batch handed over in reverse order as it projects it in order (concurrentStreams %s)',
+    async (concurrentStreams) => {
+      const account = `acct_${backend.name}_reversed_${concurrentStreams}`;
+      await appendLedger(store, account, fundsFlowEvents(account), { inline: false });
+      const projector = store.subscribe({
+        subscriptionId: `reversed-${backend.name}-${concurrentStreams}`,
+        handle: (batch, tx) => projectReadModels(tx, [...batch].reverse(), { concurrentStreams }),
+        batchSize: 1_000,
+        pollIntervalMs: 1,
+      });
+      try {
+        await projector.caughtUp();
+      } finally {
+        await projector.stop();
+      }
+      const comparable = (rows: Row[]) => rows.map(({ id: _id, ...rest }) => rest);
+      expect(comparable(await transactions(account))).toEqual(comparable(await transactions(ACCOUNT)));
+    },
+  );
+
   it('takes a payout released in the same batch as its reservation from that batch (the fast path)', async () => {
     const account = `acct_${backend.name}_batch`;
     const [limits, credit, , , reserve, , release] = fundsFlowEvents(account);
