@@ -25,7 +25,7 @@ export function textArrayLiteral(values: readonly unknown[]): string | null {
     if (typeof value !== 'string' && value !== null && value !== undefined) return null;
   }
   const json = JSON.stringify(values);
-  if (json.indexOf('\\') < 0 || !JSON_ONLY_ESCAPE.test(json)) return `{${json.slice(1, -1)}}`;
+  if (!JSON_ONLY_ESCAPE.test(json)) return `{${json.slice(1, -1)}}`;
   return elementByElement(values);
 }
 

@@ -23,14 +23,14 @@ const ALPHABET = [
 ];
 
 /** `count` strings of up to 11 pieces of ALPHABET from a small seeded generator: the same on every run. */
-export function seededStrings(seed: number, count: number, alphabet: readonly string[] = ALPHABET): string[] {
+export function seededStrings(seed: number, count: number): string[] {
   let state = seed;
   const next = () => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state;
   };
   return Array.from({ length: count }, () =>
-    Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join(''),
+    Array.from({ length: next() % 12 }, () => ALPHABET[next() % ALPHABET.length]).join(''),
   );
 }
 
