@@ -6,7 +6,7 @@ import { chainCheckpoint } from './chain/chain-store';
 import { auditFeed } from './feed/audit-feed';
 import { Finding } from './verify/findings';
 import { verifyLog } from './verify/verify-log';
-import { appendHistory, chainEverything, LEDGER } from './testing/audit-history';
+import { appendHistory, chainEverything, FLOAT, LEDGER } from './testing/audit-history';
 
 async function verified(
   db: SqlClient,
@@ -224,6 +224,40 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     );
     expect(findings).toHaveLength(3);
     expect(findings[0]!.detail).toMatch(/available is -/);
+  });
+
+  it("reports a float overdrawn and paid twice, and folds on from the float's exact sums", async () => {
+    await appendHistory(store);
+    // The history leaves the float at 1000.00 topped up, 25.50 paid out: 974.50 available.
+    const floatEvent = (type: string, data: Record<string, string>) => ({
+      type,
+      schemaVersion: 1,
+      data: { environment: 'sandbox', ...data, at: AT },
+    });
+    const forged = await store.append([
+      {
+        streamId: FLOAT,
+        streamType: 'float',
+        expectedVersion: 3,
+        events: [
+          floatEvent('FloatReserved', { payoutId: 'po_8', amount: '2000.00' }),
+          floatEvent('FloatPaidOut', { payoutId: 'po_1', amount: '25.50' }),
+          // Three decimals: the domain takes it (verify's fast fold leaves such amounts to it).
+          floatEvent('FloatToppedUp', { amount: '5.000', reference: 'top-up' }),
+          floatEvent('FloatReserved', { payoutId: 'po_9', amount: '979.50' }),
+          floatEvent('FloatReserved', { payoutId: 'po_10', amount: '0.01' }),
+        ],
+      },
+    ]);
+    await chainEverything(store);
+    const at = (version: number) => forged.events.find((e) => e.streamVersion === version)!.globalPosition;
+
+    const { findings } = await verified(database.db);
+    expect(findings.map((f) => [f.kind, f.position, f.streamId, f.detail])).toEqual([
+      ['float_invariant', at(4), FLOAT, 'Float invariant broken: available is -1025.50'],
+      ['illegal_transition', at(5), FLOAT, 'Cannot apply FloatPaidOut: no open reservation for po_1'],
+      ['float_invariant', at(8), FLOAT, 'Float invariant broken: available is -0.01'],
+    ]);
   });
 });
 

@@ -7,7 +7,6 @@ import {
   FLOAT_STREAM_TYPE,
   FloatEvent,
   FloatState,
-  initialFloatState,
   initialOrderState,
   initialPayoutState,
   isFinalPayout,
@@ -32,6 +31,7 @@ import {
 } from '@payouts/domain';
 import type { FoldedEvent } from './verify-feed';
 import { FindingKind, ledgerRefusalKind, messageOf, ReportFinding } from './findings';
+import { FloatTally } from './float-tally';
 import { LedgerTally } from './ledger-tally';
 import { PaidChecks } from './paid-checks';
 
@@ -47,11 +47,12 @@ type Closed = { closed: string };
  *
  * A ledger is folded by LedgerTally (the same arithmetic in cents, several times cheaper) for as
  * long as it can prove the domain accepts each event; at the first event it cannot, the ledger
- * goes to evolveLedger for good, so every ledger finding is the domain's own refusal.
+ * goes to evolveLedger for good, so every ledger finding is the domain's own refusal. A float is
+ * folded the same way by FloatTally, then evolveFloat.
  */
 export class AggregateFolds {
   private readonly ledgers = new Map<string, LedgerTally | LedgerState>();
-  private readonly floats = new Map<string, FloatState>();
+  private readonly floats = new Map<string, FloatTally | FloatState>();
   private readonly payouts = new Map<string, PayoutState | Closed>();
   private readonly orders = new Map<string, OrderState | Closed>();
   private readonly uncheckedTypes = new Set<string>();
@@ -113,9 +114,17 @@ export class AggregateFolds {
 
   private float(event: FoldedEvent): void {
     if (!this.known(event, FLOAT_EVENT_SCHEMA_VERSIONS)) return;
-    const before = this.floats.get(event.streamId) ?? initialFloatState();
+    const kept = this.floats.get(event.streamId) ?? new FloatTally();
+    const floatEvent = asEvent<FloatEvent>(event);
+    if (kept instanceof FloatTally && kept.tryApply(floatEvent)) {
+      this.floats.set(event.streamId, kept);
+      return;
+    }
+    // The tally could not vouch for this event: the domain decides, and keeps the float from now on.
+    const before = kept instanceof FloatTally ? kept.toDomainState() : kept;
+    this.floats.set(event.streamId, before);
     try {
-      this.floats.set(event.streamId, evolveFloat(before, asEvent<FloatEvent>(event)));
+      this.floats.set(event.streamId, evolveFloat(before, floatEvent));
     } catch (error) {
       const message = messageOf(error);
       this.finding(

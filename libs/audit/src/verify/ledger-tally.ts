@@ -4,11 +4,10 @@ import {
   LedgerEvent,
   LedgerLimits,
   LedgerState,
-  Money,
-  parseStoredMoney,
   PendingPayment,
   ReservationOutcome,
 } from '@payouts/domain';
+import { cents, money } from './tally-cents';
 
 /** The ledger's sums (LedgerState's Money fields), in exact integer cents. */
 class Sums {
@@ -260,23 +259,4 @@ function holds(s: Sums): boolean {
     s.settlementsPaid >= 0n &&
     s.retainedTarget >= 0n
   );
-}
-
-/** Unsigned, at most two decimals: what the service writes. Anything else is left to the domain. */
-const PLAIN_AMOUNT = /^(0|[1-9][0-9]*)(?:\.([0-9]{1,2}))?$/;
-
-/** Exact cents of a stored amount this fold takes, else null. */
-export function cents(value: unknown): bigint | null {
-  if (typeof value !== 'string') return null;
-  const match = PLAIN_AMOUNT.exec(value);
-  if (match === null) return null;
-  const fraction = match[2] === undefined ? 0n : BigInt(match[2].padEnd(2, '0'));
-  return BigInt(match[1]!) * 100n + fraction;
-}
-
-/** Cents as the domain's Money (parsed from the same decimal text the events carry). */
-export function money(amount: bigint): Money {
-  const sign = amount < 0n ? '-' : '';
-  const magnitude = amount < 0n ? -amount : amount;
-  return parseStoredMoney(`${sign}${magnitude / 100n}.${String(magnitude % 100n).padStart(2, '0')}`);
 }

@@ -1,6 +1,7 @@
 import { evolveLedger, initialLedgerState, LedgerEvent, LedgerState, Money } from '@payouts/domain';
 import { seededRandom } from '../../../domain/src/testing/seeded-random';
-import { cents, LedgerTally, money } from './ledger-tally';
+import { LedgerTally } from './ledger-tally';
+import { cents, money } from './tally-cents';
 
 type Rng = ReturnType<typeof seededRandom>;
 
