@@ -96,7 +96,7 @@ const LINK_PAGE_SQL = `SELECT c.global_position::text AS position, c.transaction
 export function storedLinkPages(db: SqlQueryable, batchSize: number): AsyncGenerator<StoredLink[]> {
   return keysetPages(
     async (key) =>
-      (await db.query<StoredLink>(LINK_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
+      (await db.queryPrepared<StoredLink>(LINK_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
     (link) => link,
     FEED_ORIGIN,
     batchSize,

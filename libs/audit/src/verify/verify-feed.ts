@@ -39,7 +39,7 @@ export type FoldedEvent = Omit<AuditEvent, 'eventId' | 'metadata' | 'recordedAt'
 export function verifyPages(db: SqlQueryable, batchSize: number): AsyncGenerator<VerifyRow[]> {
   return keysetPages(
     async (key) =>
-      (await db.query<VerifyRow>(VERIFY_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
+      (await db.queryPrepared<VerifyRow>(VERIFY_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
     verifyRowKey,
     { transactionId: '0', position: '0' },
     batchSize,
