@@ -52,12 +52,14 @@ export class LedgerTally {
   tryApply(event: LedgerEvent): boolean {
     const data: unknown = event.data;
     if (typeof data !== 'object' || data === null) return false;
-    // Each case moves its sums in place, then checks the invariants and undoes the moves (exact in
-    // BigInt) if they fail; the maps change only after the check. No state copy per event.
+    // The tally starts empty and takes only events after which assertLedgerInvariants holds, so
+    // it holds before each event. Every amount taken is unsigned, and each event moves the same
+    // amount on both sides of every identity it touches (conservation cannot break): only a sum
+    // the event lowers can fail, by going below zero. Each case checks exactly those sums before
+    // it moves anything, so a refused event changes nothing.
     const s = this.sums;
     switch (event.type) {
       case 'LedgerLimitsSet':
-        // No sum moves: the invariants that held before still hold.
         this.limits = event.data.limits;
         return true;
       case 'FundsCredited': {
@@ -66,11 +68,7 @@ export class LedgerTally {
         s.fundsIn += amount;
         s.operatorCredits += amount;
         s.available += amount;
-        if (holds(s)) return true;
-        s.fundsIn -= amount;
-        s.operatorCredits -= amount;
-        s.available -= amount;
-        return false;
+        return true;
       }
       case 'PaymentProceedsRecorded': {
         const { orderId, availableOn } = event.data;
@@ -82,12 +80,6 @@ export class LedgerTally {
         s.grossProceeds += gross;
         s.processingFees += fee;
         s.pending += net;
-        if (!holds(s)) {
-          s.grossProceeds -= gross;
-          s.processingFees -= fee;
-          s.pending -= net;
-          return false;
-        }
         this.pendingPayments.set(orderId, { net, availableOn });
         return true;
       }
@@ -96,17 +88,11 @@ export class LedgerTally {
         const payment = typeof orderId === 'number' ? this.pendingPayments.get(orderId) : undefined;
         if (payment === undefined || cents(event.data.net) !== payment.net) return false;
         const { net } = payment;
+        if (s.pending < net) return false;
         s.pending -= net;
         s.maturedProceeds += net;
         s.fundsIn += net;
         s.available += net;
-        if (!holds(s)) {
-          s.pending += net;
-          s.maturedProceeds -= net;
-          s.fundsIn -= net;
-          s.available -= net;
-          return false;
-        }
         this.pendingPayments.delete(orderId);
         return true;
       }
@@ -115,13 +101,9 @@ export class LedgerTally {
         const amount = cents(event.data.amount);
         if (typeof settlementId !== 'string' || amount === null) return false;
         if (this.openSettlements.has(settlementId) || this.closedSettlements.has(settlementId)) return false;
+        if (s.available < amount) return false;
         s.available -= amount;
         s.merchantSettlementHolds += amount;
-        if (!holds(s)) {
-          s.available += amount;
-          s.merchantSettlementHolds -= amount;
-          return false;
-        }
         this.openSettlements.set(settlementId, amount);
         return true;
       }
@@ -130,16 +112,11 @@ export class LedgerTally {
         const { settlementId } = event.data;
         const amount = typeof settlementId === 'string' ? this.openSettlements.get(settlementId) : undefined;
         if (amount === undefined || cents(event.data.amount) !== amount) return false;
+        if (s.merchantSettlementHolds < amount) return false;
         const paid = event.type === 'SettlementPaid';
         s.merchantSettlementHolds -= amount;
         if (paid) s.settlementsPaid += amount;
         else s.available += amount;
-        if (!holds(s)) {
-          s.merchantSettlementHolds += amount;
-          if (paid) s.settlementsPaid -= amount;
-          else s.available -= amount;
-          return false;
-        }
         this.openSettlements.delete(settlementId);
         this.closedSettlements.set(settlementId, paid ? 'paid' : 'failed');
         return true;
@@ -147,24 +124,17 @@ export class LedgerTally {
       case 'RetainedTargetSet': {
         const amount = cents(event.data.amount);
         if (amount === null) return false;
-        const before = s.retainedTarget;
         s.retainedTarget = amount;
-        if (holds(s)) return true;
-        s.retainedTarget = before;
-        return false;
+        return true;
       }
       case 'PayoutFundsReserved': {
         const { payoutId, customerKey } = event.data;
         const total = cents(event.data.total);
         if (typeof payoutId !== 'string' || typeof customerKey !== 'string' || total === null) return false;
         if (this.openReservations.has(payoutId) || this.closedReservations.has(payoutId)) return false;
+        if (s.available < total) return false;
         s.available -= total;
         s.customerPayoutHolds += total;
-        if (!holds(s)) {
-          s.available += total;
-          s.customerPayoutHolds -= total;
-          return false;
-        }
         this.openReservations.set(payoutId, { customerKey, total });
         this.pendingByCustomer.set(customerKey, (this.pendingByCustomer.get(customerKey) ?? 0) + 1);
         return true;
@@ -176,17 +146,11 @@ export class LedgerTally {
         if (reservation === undefined || cents(event.data.total) !== reservation.total) return false;
         const { customerKey, total } = reservation;
         const count = (this.pendingByCustomer.get(customerKey) ?? 0) - 1;
-        if (count < 0) return false;
+        if (count < 0 || s.customerPayoutHolds < total) return false;
         const released = event.type === 'PayoutFundsReleased';
         s.customerPayoutHolds -= total;
         if (released) s.available += total;
         else s.customerPayoutsSettled += total;
-        if (!holds(s)) {
-          s.customerPayoutHolds += total;
-          if (released) s.available -= total;
-          else s.customerPayoutsSettled -= total;
-          return false;
-        }
         this.openReservations.delete(payoutId);
         this.closedReservations.set(payoutId, released ? 'released' : 'settled');
         if (count === 0) this.pendingByCustomer.delete(customerKey);
@@ -238,25 +202,4 @@ export class LedgerTally {
       pendingByCustomer: PersistentMap(this.pendingByCustomer),
     };
   }
-}
-
-/** assertLedgerInvariants, in cents: conservation, and nothing that must not be negative is. */
-function holds(s: Sums): boolean {
-  return (
-    s.fundsIn ===
-      s.available +
-        s.customerPayoutHolds +
-        s.customerPayoutsSettled +
-        s.merchantSettlementHolds +
-        s.settlementsPaid &&
-    s.fundsIn === s.maturedProceeds + s.operatorCredits &&
-    s.grossProceeds === s.processingFees + s.pending + s.maturedProceeds &&
-    s.available >= 0n &&
-    s.customerPayoutHolds >= 0n &&
-    s.customerPayoutsSettled >= 0n &&
-    s.merchantSettlementHolds >= 0n &&
-    s.pending >= 0n &&
-    s.settlementsPaid >= 0n &&
-    s.retainedTarget >= 0n
-  );
 }
