@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Environment, Payout } from '@payouts/domain';
 
 /**
@@ -33,7 +33,8 @@ export interface PayoutWebhookData {
  * mid-batch), it can only ever name the same event (invariant 4).
  */
 export function payoutUpdatedEventId(payoutId: string): string {
-  const digest = createHash('sha256').update(`${PAYOUT_UPDATED}\n${payoutId}`, 'utf8').digest('hex');
+  // The one-shot hash (strings are hashed as UTF-8): verify derives this id for every paid payout of the log.
+  const digest = hash('sha256', `${PAYOUT_UPDATED}\n${payoutId}`, 'hex');
   return `evt_${digest.slice(0, 32)}`;
 }
 

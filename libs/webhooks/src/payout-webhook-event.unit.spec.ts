@@ -72,6 +72,9 @@ describe('the payout.updated event', () => {
     expect(payoutUpdatedEventId('po_abc')).toBe(payoutUpdatedEventId('po_abc'));
     expect(payoutUpdatedEventId('po_abc')).not.toBe(payoutUpdatedEventId('po_abd'));
     expect(payoutUpdatedEventId('po_abc')).toMatch(/^evt_[0-9a-f]{32}$/);
+    // Ids already delivered stay the same from build to build: sha256 of "payout.updated\n<payoutId>".
+    expect(payoutUpdatedEventId('po_1')).toBe('evt_b5ff546172190ea56c74c54ec62828f9');
+    expect(payoutUpdatedEventId('pay_ü😀x')).toBe('evt_071cb83d8711ee2b94557b17a8127537');
   });
 
   it.each([
