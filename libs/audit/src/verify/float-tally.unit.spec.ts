@@ -1,9 +1,7 @@
 import { evolveFloat, FloatEvent, FloatState, initialFloatState, Money } from '@payouts/domain';
-import { seededRandom } from '../../../domain/src/testing/seeded-random';
+import { Rng, tallyAgreesWithDomain } from '../testing/tally-agreement';
 import { FloatTally } from './float-tally';
 import { cents, money } from './tally-cents';
-
-type Rng = ReturnType<typeof seededRandom>;
 
 const HISTORIES = 400;
 const STEPS = 40;
@@ -64,47 +62,16 @@ function view(state: FloatState) {
 
 describe('FloatTally, the audit fold of a payout float in cents', () => {
   it('takes an event exactly when evolveFloat does, with the same resulting state, over generated histories', () => {
-    const taken = new Map<string, number>();
-    let refusedByBoth = 0;
-    let leftToTheDomain = 0;
-    for (let seed = 1; seed <= HISTORIES; seed += 1) {
-      const rng = seededRandom(seed);
-      const tally = new FloatTally();
-      let state = initialFloatState();
-      for (let step = 0; step < STEPS; step += 1) {
-        const e = randomEvent(rng, state);
-        let next: FloatState | null;
-        try {
-          next = evolveFloat(state, e);
-        } catch {
-          next = null;
-        }
-        if (tally.tryApply(e)) {
-          // Never an event the domain refuses, and the same state after it.
-          expect({ seed, step, event: e, domainTook: next !== null }).toEqual({
-            seed,
-            step,
-            event: e,
-            domainTook: true,
-          });
-          state = next!;
-          taken.set(e.type, (taken.get(e.type) ?? 0) + 1);
-        } else if (next === null) {
-          refusedByBoth += 1;
-        } else {
-          // The domain took what the tally would not: only for values the tally leaves to it.
-          expect({ seed, step, event: e, plain: plainValues(e) }).toEqual({
-            seed,
-            step,
-            event: e,
-            plain: false,
-          });
-          leftToTheDomain += 1;
-          break;
-        }
-        expect(view(tally.toDomainState())).toEqual(view(state));
-      }
-    }
+    const { taken, refusedByBoth, leftToTheDomain } = tallyAgreesWithDomain({
+      histories: HISTORIES,
+      steps: STEPS,
+      newTally: () => new FloatTally(),
+      initial: initialFloatState,
+      evolve: evolveFloat,
+      randomEvent,
+      plainValues,
+      view,
+    });
     // The histories reach every kind of event, refusals and odd values, not only the easy path.
     expect([...taken.keys()].sort()).toEqual([
       'FloatPaidOut',
