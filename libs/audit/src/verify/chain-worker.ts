@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FeedKey } from '../feed/audit-feed';
 import { ChainChecker } from './chain-checker';
 import type { FromChainWorker, ToChainWorker } from './chain-thread';
+import { lowerThisThreadsPriority } from './thread-priority';
 
 /**
  * The chain's thread (chain-thread.ts starts it): the tamper check over pages the verify pass
@@ -10,6 +11,7 @@ import type { FromChainWorker, ToChainWorker } from './chain-thread';
  */
 const port = parentPort;
 if (port === null) throw new Error('chain-worker runs as a worker thread of verify');
+lowerThisThreadsPriority();
 const checker = new ChainChecker((workerData as { checkpoint: FeedKey }).checkpoint);
 let turn: Promise<void> = Promise.resolve();
 
