@@ -72,10 +72,6 @@ export class FloatTally {
 
   /** The same float as the domain's state, to go on folding it through evolveFloat. */
   toDomainState(): FloatState {
-    let closedReservations = ClosedReservations.empty();
-    for (const [payoutId, outcome] of this.closedReservations) {
-      closedReservations = closedReservations.with(payoutId, outcome);
-    }
     return {
       toppedUp: money(this.toppedUp),
       available: money(this.available),
@@ -84,7 +80,7 @@ export class FloatTally {
       openReservations: PersistentMap(
         [...this.openReservations].map(([payoutId, amount]) => [payoutId, money(amount)] as const),
       ),
-      closedReservations,
+      closedReservations: ClosedReservations.from(this.closedReservations),
     };
   }
 }

@@ -55,8 +55,10 @@ export class LedgerTally {
     // The tally starts empty and takes only events after which assertLedgerInvariants holds, so
     // it holds before each event. Every amount taken is unsigned, and each event moves the same
     // amount on both sides of every identity it touches (conservation cannot break): only a sum
-    // the event lowers can fail, by going below zero. Each case checks exactly those sums before
-    // it moves anything, so a refused event changes nothing.
+    // the event lowers can fail, by going below zero. available is checked where it is lowered,
+    // before anything moves, so a refused event changes nothing. The other sums an event lowers
+    // hold exactly the open items it closes (pending: the pending payments' nets; the holds: the
+    // open settlements and reservations), so closing one cannot take them below zero.
     const s = this.sums;
     switch (event.type) {
       case 'LedgerLimitsSet':
@@ -88,7 +90,6 @@ export class LedgerTally {
         const payment = typeof orderId === 'number' ? this.pendingPayments.get(orderId) : undefined;
         if (payment === undefined || cents(event.data.net) !== payment.net) return false;
         const { net } = payment;
-        if (s.pending < net) return false;
         s.pending -= net;
         s.maturedProceeds += net;
         s.fundsIn += net;
@@ -112,7 +113,6 @@ export class LedgerTally {
         const { settlementId } = event.data;
         const amount = typeof settlementId === 'string' ? this.openSettlements.get(settlementId) : undefined;
         if (amount === undefined || cents(event.data.amount) !== amount) return false;
-        if (s.merchantSettlementHolds < amount) return false;
         const paid = event.type === 'SettlementPaid';
         s.merchantSettlementHolds -= amount;
         if (paid) s.settlementsPaid += amount;
@@ -146,7 +146,7 @@ export class LedgerTally {
         if (reservation === undefined || cents(event.data.total) !== reservation.total) return false;
         const { customerKey, total } = reservation;
         const count = (this.pendingByCustomer.get(customerKey) ?? 0) - 1;
-        if (count < 0 || s.customerPayoutHolds < total) return false;
+        if (count < 0) return false;
         const released = event.type === 'PayoutFundsReleased';
         s.customerPayoutHolds -= total;
         if (released) s.available += total;
@@ -165,10 +165,6 @@ export class LedgerTally {
   /** The same ledger as the domain's state, to go on folding it through evolveLedger. */
   toDomainState(): LedgerState {
     const s = this.sums;
-    let closedReservations = ClosedReservations.empty();
-    for (const [payoutId, outcome] of this.closedReservations) {
-      closedReservations = closedReservations.with(payoutId, outcome);
-    }
     return {
       limits: this.limits,
       fundsIn: money(s.fundsIn),
@@ -198,7 +194,7 @@ export class LedgerTally {
           ([id, { customerKey, total }]) => [id, { customerKey, total: money(total) }] as const,
         ),
       ),
-      closedReservations,
+      closedReservations: ClosedReservations.from(this.closedReservations),
       pendingByCustomer: PersistentMap(this.pendingByCustomer),
     };
   }

@@ -19,6 +19,13 @@ export class ClosedReservations {
     return new ClosedReservations(new Map(), 0);
   }
 
+  /** Payouts closed in this order (a payout twice is a bug, as in `with`). */
+  static from(closed: Iterable<readonly [string, ReservationOutcome]>): ClosedReservations {
+    let reservations = ClosedReservations.empty();
+    for (const [payoutId, outcome] of closed) reservations = reservations.with(payoutId, outcome);
+    return reservations;
+  }
+
   get(payoutId: string): ReservationOutcome | undefined {
     const entry = this.log.get(payoutId);
     return entry !== undefined && entry.seq < this.size ? entry.outcome : undefined;

@@ -32,6 +32,26 @@ describe('Closed reservations', () => {
     expect(base.get('po_2')).toBeUndefined();
   });
 
+  it('Built from payouts in the order they closed, it is the value those additions give.', () => {
+    const built = ClosedReservations.from([
+      ['po_1', 'released'],
+      ['po_2', 'settled'],
+    ]);
+    expect([built.get('po_1'), built.get('po_2'), built.get('po_3'), built.size]).toEqual([
+      'released',
+      'settled',
+      undefined,
+      2,
+    ]);
+    expect(ClosedReservations.from([]).size).toBe(0);
+    expect(() =>
+      ClosedReservations.from([
+        ['po_1', 'released'],
+        ['po_1', 'settled'],
+      ]),
+    ).toThrow(/already closed/);
+  });
+
   it('Closing a payout twice is a bug.', () => {
     const closed = ClosedReservations.empty().with('po_1', 'released');
     expect(() => closed.with('po_1', 'settled')).toThrow(/already closed/);
