@@ -1,6 +1,8 @@
 import type { StoredLink } from '../chain/chain-store';
 import type { AuditEvent, FeedKey } from '../feed/audit-feed';
 import type { Finding } from './findings';
+import { foldedBesideTheChain } from './fold-split';
+import { FoldEnd, FoldPass } from './fold-pass';
 import { ChainSummary, TamperCheck } from './tamper-check';
 import { splitLine } from './verify-line';
 
@@ -25,13 +27,16 @@ export interface IndexedFinding {
 export interface ChainEnd {
   findings: Finding[];
   summary: ChainSummary;
+  /** The end of the streams folded here (fold-split.ts). */
+  folds: FoldEnd;
 }
 
 /**
  * The hash-chain side of verify (TamperCheck) fed page by page: links read by the caller, then
- * each page of events with the index of its first event. Findings come back with the index of
- * the event they were made at, so the caller can interleave them with its own in the order a
- * single pass would print them. Used on the chain's worker thread, or in the caller's thread when
+ * each page of events with the index of its first event. It also folds the streams that
+ * fold-split.ts gives this side, from the same parsed events, each event after its link. Findings
+ * come back with the index of the event they were made at, so the caller can interleave them with
+ * its own in the order a single pass would print them. Used on the chain's worker thread, or in the caller's thread when
  * there is no compiled worker to start (the TypeScript test runs).
  */
 export class ChainChecker {
@@ -40,6 +45,7 @@ export class ChainChecker {
   private waiting: (() => void) | null = null;
   private readonly tamper: TamperCheck;
   private found: IndexedFinding[] = [];
+  private readonly folds = new FoldPass((found) => this.found.push(found));
   private at = -1;
 
   constructor(checkpoint: FeedKey) {
@@ -75,7 +81,9 @@ export class ChainChecker {
     await this.tamper.readThrough({ position: last.position, transactionId: last.transactionId });
     for (let n = 0; n < count; n += 1) {
       this.at = first + n;
-      this.tamper.onEvent(chainedEvent(flat, n * CHAINED_FIELDS));
+      const event = chainedEvent(flat, n * CHAINED_FIELDS);
+      this.tamper.onEvent(event);
+      if (foldedBesideTheChain(event.streamId)) this.folds.accept(event, this.at);
     }
     return this.take();
   }
@@ -84,7 +92,7 @@ export class ChainChecker {
   async finish(): Promise<ChainEnd> {
     this.at = -1;
     const summary = await this.tamper.finish();
-    return { findings: this.take().map((indexed) => indexed.finding), summary };
+    return { findings: this.take().map((indexed) => indexed.finding), summary, folds: this.folds.finish() };
   }
 
   private take(): IndexedFinding[] {
@@ -122,8 +130,9 @@ function chainedEvent(flat: FlatPage, at: number): AuditEvent {
     eventType: flat[at + 2] as string,
     schemaVersion: line.schemaVersion,
     data: JSON.parse(line.data) as unknown,
-    // toAuditEvent reads a null metadata as {}: the same link either way.
-    metadata: (JSON.parse(line.metadata) as unknown) ?? {},
+    // toAuditEvent reads a null metadata as {}: the same link either way. Most events carry none,
+    // and `{}` needs no parse (the link hashes its canonical text, which is `{}` either way).
+    metadata: line.metadata === '{}' ? {} : ((JSON.parse(line.metadata) as unknown) ?? {}),
     recordedAt: line.recordedAt,
   };
 }

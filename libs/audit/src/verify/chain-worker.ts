@@ -2,16 +2,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { FeedKey } from '../feed/audit-feed';
 import { ChainChecker } from './chain-checker';
 import type { FromChainWorker, ToChainWorker } from './chain-thread';
-import { lowerThisThreadsPriority } from './thread-priority';
 
 /**
- * The chain's thread (chain-thread.ts starts it): the tamper check over pages the verify pass
- * sends, in order. Each message is handled after the one before it has finished, so link pages
+ * The chain's thread (chain-thread.ts starts it): the tamper check, and the folds of the payouts'
+ * streams (fold-split.ts), over pages the verify pass sends, in order. Each message is handled after the one before it has finished, so link pages
  * always arrive before the events that need them.
  */
 const port = parentPort;
 if (port === null) throw new Error('chain-worker runs as a worker thread of verify');
-lowerThisThreadsPriority();
 const checker = new ChainChecker((workerData as { checkpoint: FeedKey }).checkpoint);
 let turn: Promise<void> = Promise.resolve();
 

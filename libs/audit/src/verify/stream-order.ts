@@ -1,8 +1,14 @@
 import type { FoldedEvent } from './verify-feed';
-import { ReportFinding } from './findings';
+import { Finding, ReportFinding } from './findings';
 
-/** Events held while an earlier version of their stream is awaited, across all streams (Tiger style: a limit). */
+/** Events held while an earlier version of their stream is awaited, across the streams of one StreamOrder (Tiger style: a limit; verify has one per thread). */
 export const MAX_HELD_EVENTS = 10_000;
+
+/** A stream's events that came early, and the feed index of the event that made it wait. */
+interface Waiting {
+  since: number;
+  versions: Map<number, FoldedEvent>;
+}
 
 /**
  * Hands each stream's events on in version order 1, 2, 3, ... Feed order is commit order, and a
@@ -15,15 +21,16 @@ export const MAX_HELD_EVENTS = 10_000;
  */
 export class StreamOrder {
   private readonly versions = new Map<string, number>();
-  private readonly held = new Map<string, Map<number, FoldedEvent>>();
+  /** In the order the streams began to wait, which is `since` order. */
+  private readonly held = new Map<string, Waiting>();
   private heldCount = 0;
 
   constructor(private readonly report: ReportFinding) {}
 
-  /** The events now ready to fold, in version order (often just this one). */
-  accept(event: FoldedEvent): FoldedEvent[] {
+  /** The events now ready to fold, in version order (often just this one); `index` is the event's in feed order. */
+  accept(event: FoldedEvent, index: number): FoldedEvent[] {
     const last = this.versions.get(event.streamId) ?? 0;
-    const waiting = this.held.get(event.streamId);
+    const waiting = this.held.get(event.streamId)?.versions;
     if (event.streamVersion <= last || waiting?.has(event.streamVersion)) {
       this.report({
         kind: 'version_duplicate',
@@ -43,10 +50,9 @@ export class StreamOrder {
         });
         return [];
       }
-      this.held.set(
-        event.streamId,
-        (waiting ?? new Map<number, FoldedEvent>()).set(event.streamVersion, event),
-      );
+      if (waiting === undefined) {
+        this.held.set(event.streamId, { since: index, versions: new Map([[event.streamVersion, event]]) });
+      } else waiting.set(event.streamVersion, event);
       this.heldCount += 1;
       return [];
     }
@@ -63,17 +69,23 @@ export class StreamOrder {
     return ready;
   }
 
-  /** Streams still waiting for a version: each is a gap. */
-  finish(): void {
-    for (const [streamId, waiting] of this.held) {
-      const first = Math.min(...waiting.keys());
-      const event = waiting.get(first);
-      this.report({
-        kind: 'version_gap',
-        position: event?.position ?? null,
-        streamId,
-        detail: `version ${first} follows version ${this.versions.get(streamId) ?? 0}; ${waiting.size} event(s) of the stream not folded`,
-      });
+  /**
+   * Streams still waiting for a version: each is a gap, given with the feed index at which its
+   * stream began to wait, in that order (so gaps found on two threads merge into one pass's order).
+   */
+  finish(report: (finding: Finding, since: number) => void): void {
+    for (const [streamId, { since, versions }] of this.held) {
+      const first = Math.min(...versions.keys());
+      const event = versions.get(first);
+      report(
+        {
+          kind: 'version_gap',
+          position: event?.position ?? null,
+          streamId,
+          detail: `version ${first} follows version ${this.versions.get(streamId) ?? 0}; ${versions.size} event(s) of the stream not folded`,
+        },
+        since,
+      );
     }
   }
 

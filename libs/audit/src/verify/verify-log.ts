@@ -1,14 +1,14 @@
 import type { SqlQueryable } from '@payouts/database';
 import { chainCheckpoint, StoredLink, storedLinkPages } from '../chain/chain-store';
 import { AUDIT_BATCH_SIZE, compareFeedKeys, FeedKey } from '../feed/audit-feed';
-import { AggregateFolds } from './aggregate-folds';
 import { FlatPage, IndexedFinding } from './chain-checker';
 import { ChainSide, openChainSide } from './chain-thread';
 import { ReportFinding } from './findings';
-import { PaidChecks } from './paid-checks';
-import { StreamOrder } from './stream-order';
+import { foldedBesideTheChain } from './fold-split';
+import { FoldPass } from './fold-pass';
 import { ChainSummary } from './tamper-check';
 import { chainedPage, foldedEvent, verifyPages, verifyRowKey } from './verify-feed';
+import { splitLine } from './verify-line';
 
 /** The audit cannot run here (no chain table, say): exit code 2, never a finding. */
 export class AuditSetupError extends Error {}
@@ -44,14 +44,22 @@ interface Checked {
  * never writes, so it can run against production or a copy of it.
  *
  * The hash chain is checked on a second thread (chain-thread.ts) from the same read: this thread
- * reads the links and the events, folds, and sends each page on. Findings are printed in the
- * order one thread would make them: page by page, at each event the chain's before the folds'.
+ * reads the links and the events, folds, and sends each page on. The chain's thread also folds
+ * the payouts' streams (fold-split.ts). Findings are printed in the order one thread would make
+ * them: page by page, at each event the chain's before the folds'; at the end, the chain's, then
+ * the version gaps of both threads in the order their streams began to wait, then the paid checks'.
  */
 export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promise<VerifyReport> {
   await requireChainTable(db);
   const started = Date.now();
   let findings = 0;
+  const uncheckedTypes = new Set<string>();
   const report: ReportFinding = (finding) => {
+    // Each thread's folds report a stream type they cannot check once; across both, the first stands.
+    if (finding.kind === 'unchecked_stream_type') {
+      if (uncheckedTypes.has(finding.detail)) return;
+      uncheckedTypes.add(finding.detail);
+    }
     findings += 1;
     options.onFinding(finding);
   };
@@ -63,10 +71,7 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
     const links = new LinkFeed(storedLinkPages(db, batchSize), chain);
     let found: IndexedFinding[] = [];
     let at = 0;
-    const foldFinding: ReportFinding = (finding) => found.push({ index: at, finding });
-    const order = new StreamOrder(foldFinding);
-    const paid = new PaidChecks(foldFinding);
-    const folds = new AggregateFolds(foldFinding, paid);
+    const folds = new FoldPass((finding) => found.push(finding));
     const progressEvery = options.progressEvery ?? 10_000;
     const checked: Checked[] = [];
     for await (const page of verifyPages(db, batchSize)) {
@@ -76,10 +81,10 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
       // Awaited in turn below; if the chain's thread fails, every page still waiting fails with it.
       chainFound.catch(() => undefined);
       for (const row of page) {
-        const event = foldedEvent(row);
-        for (const ready of order.accept(event)) folds.apply(ready);
+        if (!foldedBesideTheChain(row.stream_id)) folds.accept(foldedEvent(row), at);
         at += 1;
-        if (options.onProgress && at % progressEvery === 0) options.onProgress(at, event.position);
+        if (options.onProgress && at % progressEvery === 0)
+          options.onProgress(at, splitLine(row.line).position);
       }
       checked.push({ found, chain: chainFound });
       found = [];
@@ -90,13 +95,13 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
     await links.sendRest();
     const end = await chain.finish();
     for (const finding of end.findings) report(finding);
-    order.finish();
-    paid.finish();
-    for (const { finding } of found) report(finding);
+    const mine = folds.finish();
+    interleave(end.folds.gaps, mine.gaps, report);
+    for (const finding of [...mine.unmatched, ...end.folds.unmatched]) report(finding);
     return {
       events: at,
       findings,
-      streams: order.streams,
+      streams: mine.streams + end.folds.streams,
       chain: end.summary,
       elapsedMs: Date.now() - started,
     };
