@@ -13,6 +13,8 @@ export interface ChainedEvent {
   eventType: string;
   schemaVersion: number;
   data: unknown;
+  /** canonicalJson(data), when the caller has it already (verify reads it off jsonb's text). */
+  canonicalData?: string;
   metadata: unknown;
   /** recorded_at in UTC with microseconds, as the database keeps it: `2026-03-01T12:00:00.123456Z`. */
   recordedAt: string;
@@ -33,7 +35,7 @@ export function chainLink(previous: string, event: ChainedEvent): string {
     event.eventId,
     event.eventType,
     event.schemaVersion,
-    canonicalJson(event.data),
+    event.canonicalData ?? canonicalJson(event.data),
     canonicalJson(event.metadata),
     event.recordedAt,
   ]);

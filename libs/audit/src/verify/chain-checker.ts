@@ -1,5 +1,6 @@
 import type { StoredLink } from '../chain/chain-store';
 import type { AuditEvent, FeedKey } from '../feed/audit-feed';
+import { canonicalJsonbText } from '../chain/canonical-jsonb-text';
 import type { Finding } from './findings';
 import { foldedBesideTheChain } from './fold-split';
 import { FoldEnd, FoldPass } from './fold-pass';
@@ -118,18 +119,27 @@ export class ChainChecker {
   }
 }
 
+/**
+ * An event as the tamper check and this side's folds read it. Its data is parsed only for a stream
+ * folded here (fold-split.ts), or when its canonical text cannot be read off jsonb's text;
+ * otherwise `data` is undefined and the link is made from `canonicalData`.
+ */
 function chainedEvent(flat: FlatPage, at: number): AuditEvent {
   const line = splitLine(flat[at + 3] as string);
+  const streamId = flat[at] as string;
+  const canonicalData = canonicalJsonbText(line.data) ?? undefined;
+  const parsed = canonicalData === undefined || foldedBesideTheChain(streamId);
   return {
     position: line.position,
     transactionId: line.transactionId,
     eventId: line.eventId,
-    streamId: flat[at] as string,
+    streamId,
     streamType: flat[at + 1] as string,
     streamVersion: line.streamVersion,
     eventType: flat[at + 2] as string,
     schemaVersion: line.schemaVersion,
-    data: JSON.parse(line.data) as unknown,
+    data: parsed ? (JSON.parse(line.data) as unknown) : undefined,
+    canonicalData,
     // toAuditEvent reads a null metadata as {}: the same link either way. Most events carry none,
     // and `{}` needs no parse (the link hashes its canonical text, which is `{}` either way).
     metadata: line.metadata === '{}' ? {} : ((JSON.parse(line.metadata) as unknown) ?? {}),
