@@ -180,18 +180,7 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
           },
         ],
       },
-      {
-        streamId: 'payout-po_2',
-        streamType: 'payout',
-        expectedVersion: 2,
-        events: [
-          {
-            type: 'PayoutPaid',
-            schemaVersion: 1,
-            data: { payoutId: 'po_2', receiptReference: 'r', paidAt: AT },
-          },
-        ],
-      },
+      PAID_AGAIN,
       {
         streamId: 'order-7',
         streamType: 'order',
@@ -252,18 +241,7 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     ];
     for (const stream of streams) await store.append([stream]);
     await store.append([
-      {
-        streamId: 'payout-po_2',
-        streamType: 'payout',
-        expectedVersion: 2,
-        events: [
-          {
-            type: 'PayoutPaid',
-            schemaVersion: 1,
-            data: { payoutId: 'po_2', receiptReference: 'r', paidAt: AT },
-          },
-        ],
-      },
+      PAID_AGAIN,
       {
         streamId: 'order-89',
         streamType: 'order',
@@ -336,6 +314,16 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
 });
 
 const AT = '2026-03-01T12:00:00.000Z';
+
+/** A PayoutPaid on po_2, which the history cancelled: an illegal transition. */
+const PAID_AGAIN = {
+  streamId: 'payout-po_2',
+  streamType: 'payout',
+  expectedVersion: 2,
+  events: [
+    { type: 'PayoutPaid', schemaVersion: 1, data: { payoutId: 'po_2', receiptReference: 'r', paidAt: AT } },
+  ],
+};
 
 function pricingSet() {
   const price = { percent: '2.90', fixed: '0.30' };
