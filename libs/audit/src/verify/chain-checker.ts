@@ -35,9 +35,9 @@ export interface ChainEnd {
 /**
  * The hash-chain side of verify (TamperCheck) fed page by page: links read by the caller, then
  * each page of events with the index of its first event. It also folds the streams that
- * fold-split.ts gives this side, from the same parsed events, each event after its link. Findings
- * come back with the index of the event they were made at, so the caller can interleave them with
- * its own in the order a single pass would print them. Used on the chain's worker thread, or in the caller's thread when
+ * fold-split.ts gives this side, each event after its link. Findings come back with the index of
+ * the event they were made at, so the caller can interleave them with its own in the order a
+ * single pass would print them. Used on the chain's worker thread, or in the caller's thread when
  * there is no compiled worker to start (the TypeScript test runs).
  */
 export class ChainChecker {
