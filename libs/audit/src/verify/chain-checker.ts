@@ -82,9 +82,11 @@ export class ChainChecker {
     await this.tamper.readThrough({ position: last.position, transactionId: last.transactionId });
     for (let n = 0; n < count; n += 1) {
       this.at = first + n;
-      const event = chainedEvent(flat, n * CHAINED_FIELDS);
+      const offset = n * CHAINED_FIELDS;
+      const foldedHere = foldedBesideTheChain(flat[offset] as string);
+      const event = chainedEvent(flat, offset, foldedHere);
       this.tamper.onEvent(event);
-      if (foldedBesideTheChain(event.streamId)) this.folds.accept(event, this.at);
+      if (foldedHere) this.folds.accept(event, this.at);
     }
     return this.take();
   }
@@ -124,16 +126,15 @@ export class ChainChecker {
  * folded here (fold-split.ts), or when its canonical text cannot be read off jsonb's text;
  * otherwise `data` is undefined and the link is made from `canonicalData`.
  */
-function chainedEvent(flat: FlatPage, at: number): AuditEvent {
+function chainedEvent(flat: FlatPage, at: number, foldedHere: boolean): AuditEvent {
   const line = splitLine(flat[at + 3] as string);
-  const streamId = flat[at] as string;
   const canonicalData = canonicalJsonbText(line.data) ?? undefined;
-  const parsed = canonicalData === undefined || foldedBesideTheChain(streamId);
+  const parsed = canonicalData === undefined || foldedHere;
   return {
     position: line.position,
     transactionId: line.transactionId,
     eventId: line.eventId,
-    streamId,
+    streamId: flat[at] as string,
     streamType: flat[at + 1] as string,
     streamVersion: line.streamVersion,
     eventType: flat[at + 2] as string,
