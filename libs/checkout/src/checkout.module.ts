@@ -10,6 +10,7 @@ import { SimulatedAcquirer } from './acquirer/simulated-acquirer';
 import { CreateOrderHandler } from './create-order/create-order.handler';
 import { ExpireOrderHandler } from './expire-order/expire-order.handler';
 import { OrderQueries } from './orders/order-queries';
+import { OrderPaymentLock } from './pay-order/order-payment-lock';
 import { PayOrderHandler } from './pay-order/pay-order.handler';
 import { CheckoutPageTokens } from './shared/checkout-page-tokens';
 import { OrderIds } from './shared/order-ids';
@@ -29,6 +30,11 @@ import { OrderIds } from './shared/order-ids';
     { provide: OrderIds, useFactory: (db: SqlClient) => new OrderIds(db), inject: [SQL_CLIENT] },
     { provide: OrderQueries, useFactory: (db: SqlClient) => new OrderQueries(db), inject: [SQL_CLIENT] },
     { provide: ACQUIRER, useClass: SimulatedAcquirer },
+    {
+      provide: OrderPaymentLock,
+      useFactory: (db: SqlClient) => new OrderPaymentLock(db),
+      inject: [SQL_CLIENT],
+    },
     CreateOrderHandler,
     PayOrderHandler,
     ExpireOrderHandler,

@@ -7,6 +7,7 @@ export * from './create-order/create-order.command';
 export * from './create-order/create-order.handler';
 export * from './pay-order/pay-order.command';
 export * from './pay-order/pay-order.handler';
+export * from './pay-order/order-payment-lock';
 export * from './expire-order/expire-order.handler';
 export * from './orders/order-views';
 export * from './orders/order-queries';

@@ -7,6 +7,7 @@ import {
   isWellFormedPageToken,
   OrderQueries,
   PageOrder,
+  PaymentInProgressError,
   PayOrderCommand,
   PayOrderResult,
 } from '@payouts/checkout';
@@ -121,6 +122,17 @@ export class CheckoutPagesController {
           return this.send(reply, { status: 200, body: paidPage(again.context) });
         }
         return this.send(reply, expired(context.environment));
+      }
+      // Another attempt on this order (another tab, another process) is still with the acquirer.
+      if (error instanceof PaymentInProgressError) {
+        return this.send(reply, {
+          status: 409,
+          body: problemPage(
+            context.environment,
+            'Payment in progress',
+            'A payment for this order is being processed. Open the payment link again in a moment to see its outcome.',
+          ),
+        });
       }
       throw error;
     }

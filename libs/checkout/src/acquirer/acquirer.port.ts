@@ -13,6 +13,12 @@ export type PaymentInstrumentInput =
   | { kind: 'wallet'; account: string };
 
 export interface AuthorizationRequest {
+  /**
+   * The order and the attempt (`order_<id>_attempt_<n>`, n counting every attempt on the order):
+   * an acquirer asked twice with one key authorizes once and gives the same answer, so an attempt
+   * retried after a crash or a lost answer never charges the payer twice.
+   */
+  readonly idempotencyKey: string;
   readonly orderId: number;
   readonly environment: Environment;
   readonly method: OrderMethod;
@@ -28,6 +34,11 @@ export interface AuthorizationRequest {
 export type AuthorizationOutcome =
   | { approved: true; instrument: OrderInstrument }
   | { approved: false; reason: OrderDeclineReason; instrument: OrderInstrument };
+
+/** The idempotency key of an order's `attempt`-th attempt to pay (counting from 1). */
+export function authorizationKey(orderId: number, attempt: number): string {
+  return `order_${orderId}_attempt_${attempt}`;
+}
 
 /** The card and wallet acquirer: a port, like the payout rail; its only adapter is the simulator. */
 export interface Acquirer {

@@ -20,6 +20,7 @@ import {
   paymentCharges,
 } from '@payouts/domain';
 import type { EventStore, StreamAppend } from '@payouts/event-store';
+import { StreamVersionConflictError } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { loadPricing, proceedsPendingRow } from '@payouts/settlements';
 import {
@@ -31,8 +32,9 @@ import {
   loadAggregate,
   WritePath,
 } from '@payouts/write-side';
-import { ACQUIRER } from '../acquirer/acquirer.port';
+import { ACQUIRER, authorizationKey } from '../acquirer/acquirer.port';
 import type { Acquirer, AuthorizationOutcome } from '../acquirer/acquirer.port';
+import { OrderPaymentLock } from './order-payment-lock';
 import { PayOrderCommand, PayOrderResult } from './pay-order.command';
 
 /**
@@ -41,10 +43,12 @@ import { PayOrderCommand, PayOrderResult } from './pay-order.command';
  * fee from the account's pricing, net pending until its clearing day) go onto its currency's
  * ledger in the same plan, both appends at their expected versions.
  *
- * The acquirer is asked only for an order that can still be paid, and only once per command: its
- * answer is kept for the command, so a version conflict (two attempts at once on the order, or a
- * payout or settlement on the ledger meanwhile) decides again on fresh state with the same answer.
- * An order another attempt paid meanwhile is then refused.
+ * One attempt at a time per order (OrderPaymentLock, across processes too): a submission made
+ * while another is being authorized waits for it, and then finds the order paid (refused as not
+ * payable: the page says it is paid) or tries its own attempt after a decline. The acquirer is
+ * asked only for an order that can still be paid, once per command, under the attempt's
+ * idempotency key; its answer is kept for the command, so a version conflict (a payout or
+ * settlement on the ledger meanwhile) decides again on fresh state with the same answer.
  */
 @CommandHandler(PayOrderCommand)
 export class PayOrderHandler
@@ -59,10 +63,11 @@ export class PayOrderHandler
     @Inject(ACQUIRER) private readonly acquirer: Acquirer,
     private readonly cache: AggregateCache,
     private readonly writes: WritePath,
+    private readonly lock: OrderPaymentLock,
   ) {}
 
   execute(command: PayOrderCommand): Promise<PayOrderResult> {
-    return this.writes.execute(command, this);
+    return this.lock.run(command.orderId, () => this.writes.execute(command, this));
   }
 
   async decide(command: PayOrderCommand): Promise<Decision<PayOrderResult>> {
@@ -78,6 +83,7 @@ export class PayOrderHandler
     let outcome = this.outcomes.get(command);
     if (outcome === undefined) {
       outcome = await this.acquirer.authorize({
+        idempotencyKey: authorizationKey(orderId, state.attempts + 1),
         orderId,
         environment: state.environment,
         method: state.method,
@@ -106,7 +112,7 @@ export class PayOrderHandler
       ORDER_EVENT_SCHEMA_VERSIONS,
     );
     if (outcome.approved && after.status === 'SUCCESS') {
-      const proceeds = await this.proceeds(after, now);
+      const proceeds = await this.proceeds(after, order.version, now);
       return {
         plan: { appends: [orderAppend, proceeds.append], rows: proceeds.rows },
         result: { paid: true, order: after },
@@ -129,6 +135,7 @@ export class PayOrderHandler
    */
   private async proceeds(
     order: OrderIn<'SUCCESS'>,
+    orderVersion: number,
     now: Date,
   ): Promise<{ append: StreamAppend; rows: PlannedRow[]; cached: CachedStateAfter }> {
     const { orderId, accountId, environment, currency, method, amount, paidAt } = order;
@@ -141,7 +148,10 @@ export class PayOrderHandler
       ledger.state,
       now,
     );
-    if (events.length !== 1) throw new Error(`order ${orderId} has proceeds on ${ledgerId} already`);
+    // The ledger already holds this order's proceeds: the order was read before the attempt that
+    // paid it committed. A stale read, so decide again on fresh state (the order is then paid).
+    if (events.length !== 1)
+      throw new StreamVersionConflictError(orderStreamId(orderId), orderVersion, orderVersion);
     return {
       append: appendTo(ledgerId, LEDGER_STREAM_TYPE, ledger.version, events, LEDGER_EVENT_SCHEMA_VERSIONS),
       rows: [proceedsPendingRow(ledgerId, environment, charges.availableOn)],
