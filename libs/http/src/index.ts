@@ -1,5 +1,6 @@
 // HTTP plumbing shared by every app: the one error body, the exception filter, validation, strict
 // JSON bodies and the refusals made before a request reaches a controller.
+export * from './api-date';
 export * from './api-error';
 export * from './error-body.schema';
 export * from './api-exception.filter';

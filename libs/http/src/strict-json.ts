@@ -2,7 +2,10 @@
  * Reading a JSON request body without guessing (issue 28): the bytes must be UTF-8, the text must
  * nest at most MAX_JSON_DEPTH containers deep, and no object may have a key twice. JSON.parse
  * alone would replace invalid bytes with U+FFFD, keep the last of two equal keys and accept any
- * depth, which then overflowed the stack of code that walks the value. Pure: no Fastify, no Nest.
+ * depth, which then overflowed the stack of code that walks the value. It also keeps the text of
+ * each number member of a top-level object as written (numberAsWritten), which JSON.parse loses:
+ * 10.500 and 10.049999999999999999 would otherwise reach a handler as 10.5 and 10.05. No Fastify,
+ * no Nest.
  */
 
 /** Containers (objects and arrays, the outermost included) a body may nest; no API body needs more than 3. */
@@ -42,6 +45,13 @@ const SEMICOLON = 0x3b;
 const EQUALS = 0x3d;
 const SPACE = 0x20;
 const TAB = 0x09;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const POINT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
 
 const refused = (problem: JsonBodyProblem): JsonBody => ({ ok: false, problem });
 
@@ -59,26 +69,53 @@ export function readJsonBody(bytes: Uint8Array, contentType?: string): JsonBody 
   return parseStrictJson(text);
 }
 
+/**
+ * The number members of each top-level object parseStrictJson read, name to text as written.
+ * Beside the value rather than in it: the value stays exactly what JSON.parse made, and the entry
+ * goes with the body.
+ */
+const WRITTEN_NUMBERS = new WeakMap<object, ReadonlyMap<string, string>>();
+
+/**
+ * The text of `body[name]` as the JSON wrote it ("10.500", "1e2"), when `body` is a top-level
+ * object parseStrictJson read and that member is a number; undefined otherwise. For a rule that
+ * judges a number as written rather than as the float JSON.parse rounded it to.
+ */
+export function numberAsWritten(body: unknown, name: string): string | undefined {
+  return typeof body === 'object' && body !== null ? WRITTEN_NUMBERS.get(body)?.get(name) : undefined;
+}
+
 /** JSON.parse, after a scan that refuses too deep a text, a repeated key and a forbidden key. */
 export function parseStrictJson(text: string): JsonBody {
-  const problem = scan(text);
+  const numbers: [string, string][] = [];
+  const problem = scan(text, numbers);
   if (problem) return refused(problem);
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
     return refused({ kind: 'not_json' });
   }
+  // JSON.parse accepted the text, so each recorded text is exactly that member's number token.
+  if (numbers.length > 0 && typeof value === 'object' && value !== null) {
+    WRITTEN_NUMBERS.set(value, new Map(numbers));
+  }
+  return { ok: true, value };
 }
 
 /**
  * One pass over the text, no recursion and no regular expression: it tracks only which
  * containers are open (an object's keys so far, or null for an array) and whether the next string
  * is a key. It does not check the grammar (JSON.parse does, next); on a text that is not JSON it
- * may report another problem first, which is a refusal all the same.
+ * may report another problem first, which is a refusal all the same. Into `numbers` go the name
+ * and text of each number member of a top-level object: outside strings, a number is the only
+ * value that starts with '-' or a digit.
  */
-function scan(text: string): JsonBodyProblem | undefined {
+function scan(text: string, numbers: [string, string][]): JsonBodyProblem | undefined {
   const open: (Keys | null)[] = [];
   let expectingKey = false;
+  // The last key read in a top-level object: the member a number at that level belongs to.
+  let topKey = '';
   const length = text.length;
   for (let i = 0; i < length; i += 1) {
     const c = text.charCodeAt(i);
@@ -94,6 +131,7 @@ function scan(text: string): JsonBodyProblem | undefined {
         if (key === undefined) return { kind: 'not_json' };
         if (isForbiddenKey(key)) return { kind: 'forbidden_key', key };
         if (!keys.addNew(key)) return { kind: 'duplicate_key', key };
+        if (open.length === 1) topKey = key;
       }
       i = end;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
@@ -105,9 +143,23 @@ function scan(text: string): JsonBodyProblem | undefined {
       expectingKey = false;
     } else if (c === COMMA) {
       expectingKey = Boolean(open[open.length - 1]);
+    } else if (open.length === 1 && open[0] !== null && (c === MINUS || isDigit(c))) {
+      let end = i + 1;
+      while (end < length && isNumberCharacter(text.charCodeAt(end))) end += 1;
+      numbers.push([topKey, text.slice(i, end)]);
+      i = end - 1;
     }
   }
   return undefined;
+}
+
+function isDigit(c: number): boolean {
+  return c >= DIGIT_0 && c <= DIGIT_9;
+}
+
+/** A character a JSON number token may hold after its first. */
+function isNumberCharacter(c: number): boolean {
+  return isDigit(c) || c === POINT || c === LOWER_E || c === UPPER_E || c === PLUS || c === MINUS;
 }
 
 /**

@@ -1,4 +1,10 @@
-import { declaredCharset, MAX_JSON_DEPTH, parseStrictJson, readJsonBody } from './strict-json';
+import {
+  declaredCharset,
+  MAX_JSON_DEPTH,
+  numberAsWritten,
+  parseStrictJson,
+  readJsonBody,
+} from './strict-json';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -84,6 +90,53 @@ describe('parseStrictJson', () => {
     ['only white space', '  '],
   ])('refuses %s as not JSON', (_name, text) => {
     expect(parseStrictJson(text)).toEqual({ ok: false, problem: { kind: 'not_json' } });
+  });
+});
+
+describe('numberAsWritten', () => {
+  const written = (text: string, key: string) => {
+    const read = parseStrictJson(text);
+    if (!read.ok) throw new Error(`not JSON: ${text}`);
+    return numberAsWritten(read.value, key);
+  };
+
+  it.each([
+    ['10.500', '{"amount":10.500}'],
+    ['10.049999999999999999', '{"amount":10.049999999999999999,"currency":"USD"}'],
+    ['0.4999999999999999999', '{"currency":"USD","amount":0.4999999999999999999}'],
+    ['1e2', '{"amount":1e2}'],
+    ['1E+2', '{ "amount" : 1E+2 }'],
+    ['-0', '{"amount":-0}'],
+    ['-1.5e-3', '{"amount":\n\t-1.5e-3\n}'],
+    ['100000', '{"a":{"amount":1},"amount":100000,"b":[2]}'],
+    ['7', '{"\u0061mount":7}'],
+  ])('keeps %s, as the text wrote it, for a member of a top-level object', (expected, text) => {
+    expect(written(text, 'amount')).toBe(expected);
+    // The value itself is JSON.parse's, untouched.
+    expect(parseStrictJson(text)).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+
+  it('keeps nothing for a member that is not a number, a nested number, or a name not in the body', () => {
+    const text = '{"amount":"10.500","nested":{"n":1.50},"list":[2.50],"yes":true,"none":null}';
+    for (const key of ['amount', 'nested', 'n', 'list', 'yes', 'none', 'missing']) {
+      expect(written(text, key)).toBeUndefined();
+    }
+  });
+
+  it('keeps nothing for a value that is not an object read by parseStrictJson', () => {
+    expect(numberAsWritten(JSON.parse('{"amount":10.500}'), 'amount')).toBeUndefined();
+    expect(numberAsWritten({ amount: 10.5 }, 'amount')).toBeUndefined();
+    expect(numberAsWritten(undefined, 'amount')).toBeUndefined();
+    expect(numberAsWritten('10.500', 'amount')).toBeUndefined();
+    const top = parseStrictJson('[10.500]');
+    expect(top.ok && numberAsWritten(top.value, '0')).toBeUndefined();
+  });
+
+  it('keeps each body its own numbers', () => {
+    const first = parseStrictJson('{"amount":1.0}');
+    const second = parseStrictJson('{"amount":1.00}');
+    expect(first.ok && numberAsWritten(first.value, 'amount')).toBe('1.0');
+    expect(second.ok && numberAsWritten(second.value, 'amount')).toBe('1.00');
   });
 });
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ORDER_METHODS, ORDER_STATUSES } from '@payouts/domain';
+import { API_DATE_FORMS, API_DATE_PATTERN } from '@payouts/http';
 
 /** The body of the five create paths (spec 4.1, ARCHITECTURE 6). Any other field is refused. */
 export class CreateOrderRequest {
@@ -7,7 +8,7 @@ export class CreateOrderRequest {
     type: Number,
     example: 10.5,
     description:
-      'A JSON number greater than 0 with at most 2 decimal places, in plain notation; between 0.50 and 100000.00 by default. A string is refused (`invalid_amount`)',
+      'A JSON number greater than 0 with at most 2 decimal places as written, in plain notation; between 0.50 and 100000.00 by default. Judged on the text, never rounded: 10.500, 10.049999999999999999 and 1e2 are refused (`invalid_amount`), as is a string',
   })
   amount!: number;
 
@@ -104,10 +105,20 @@ export class PaymentsListResponse {
 }
 
 export class PaymentsHistoryRequest {
-  @ApiProperty({ type: String, format: 'date-time', description: 'Created on or after (ISO 8601)' })
+  @ApiProperty({
+    type: String,
+    pattern: API_DATE_PATTERN,
+    example: '2026-01-01T00:00:00Z',
+    description: `Created on or after: ${API_DATE_FORMS}`,
+  })
   start_date!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', description: 'Created on or before (ISO 8601)' })
+  @ApiProperty({
+    type: String,
+    pattern: API_DATE_PATTERN,
+    example: '2026-01-31T23:59:59.999Z',
+    description: `Created on or before (a date alone is that day at 00:00 UTC, so 2026-01-31 leaves out the rest of that day): ${API_DATE_FORMS}`,
+  })
   end_date!: string;
 }
 

@@ -1,5 +1,5 @@
 import { characterCount } from '@payouts/domain';
-import { ApiError } from '@payouts/http';
+import { apiDateRefusal, ApiError, parseApiDate } from '@payouts/http';
 
 /** Every paginated list of the API (spec 4.2 List Payouts): default page 50, at most 200. */
 export const LIST_DEFAULT_LIMIT = 50;
@@ -9,8 +9,6 @@ export interface Page {
   limit: number;
   offset: number;
 }
-
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?Z$/;
 
 const refuse = (name: string, message: string) => new ApiError(400, 'invalid_request', message, name);
 
@@ -53,13 +51,15 @@ export class QueryParams {
     return value;
   }
 
+  /**
+   * A time bound in any of docs/dates.md's forms. Both list bounds, "at or after" (since) and
+   * "before" (until), round a time finer than a millisecond up: rows are whole milliseconds.
+   */
   time(name: string): Date | undefined {
     const value = this.text(name, 40);
     if (value === undefined) return undefined;
-    const at = utcTime(value);
-    if (at === undefined) {
-      throw refuse(name, `${name} must be an ISO 8601 UTC time such as 2026-01-31T00:00:00Z`);
-    }
+    const at = parseApiDate(value, 'up');
+    if (at === undefined) throw apiDateRefusal(name);
     return at;
   }
 
@@ -77,30 +77,4 @@ export class QueryParams {
     // Never capped: the spec caps only limit, and an offset past the end is an empty page.
     return { limit, offset: this.whole('offset', 0) };
   }
-}
-
-/**
- * The instant a strict ISO 8601 UTC time names, or undefined for one that does not exist (31 April,
- * hour 24). Rows are stamped in whole milliseconds, so digits past the millisecond round the
- * bound up: `since` (created at or after) and `until` (created before) then keep exactly the
- * rows the full-precision bound would.
- */
-function utcTime(value: string): Date | undefined {
-  const match = ISO_UTC.exec(value);
-  if (!match) return undefined;
-  const written = match.slice(1, 7).map(Number);
-  const fraction = (match[7] ?? '').padEnd(6, '0');
-  // Parsed as written, to the millisecond; a day or hour that does not exist rolls over and is caught below.
-  const at = new Date(`${value.slice(0, 19)}.${fraction.slice(0, 3)}Z`);
-  const read = [
-    at.getUTCFullYear(),
-    at.getUTCMonth() + 1,
-    at.getUTCDate(),
-    at.getUTCHours(),
-    at.getUTCMinutes(),
-    at.getUTCSeconds(),
-  ];
-  const exists = read.every((part, index) => part === written[index]);
-  if (!exists) return undefined;
-  return Number(fraction.slice(3)) > 0 ? new Date(at.getTime() + 1) : at;
 }

@@ -1,9 +1,10 @@
+import { isMoneyInput } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
-import { ApiError, invalidRequest, unstorableTextRefusal } from '@payouts/http';
+import { ApiError, invalidRequest, numberAsWritten, unstorableTextRefusal } from '@payouts/http';
 
 /** What a checkout create body holds once read (ARCHITECTURE 6); the domain checks the rest. */
 export interface CreateOrderBody {
-  /** The JSON number's shortest decimal form, e.g. "10.5"; never a float in arithmetic. */
+  /** The JSON number as the body wrote it, e.g. "10.50"; never a float in arithmetic. */
   amount: string;
   currency: string;
   customer: string;
@@ -17,9 +18,9 @@ const TEXT_MAX = 255;
 
 /**
  * Reads the body of the five create paths: a JSON object with the spec's fields only, `amount` a
- * JSON number in plain notation with at most 2 decimals (its shortest decimal form, which is what
- * the payer's JSON said: 10.50 is 10.5), `redirect_url` an absolute https URL (http too in the
- * sandbox). Range, currency, e-mail and text lengths are the order decider's rules.
+ * JSON number in plain notation with at most 2 decimals as written (docs/checkout.md),
+ * `redirect_url` an absolute https URL (http too in the sandbox). Range, currency, e-mail and text
+ * lengths are the order decider's rules.
  */
 export function readCreateOrderBody(body: unknown, environment: Environment): CreateOrderBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -32,7 +33,7 @@ export function readCreateOrderBody(body: unknown, environment: Environment): Cr
   const unstorable = unstorableTextRefusal(fields, 'field');
   if (unstorable) throw unstorable;
   return {
-    amount: amountOf(fields.amount),
+    amount: amountOf(fields.amount, numberAsWritten(fields, 'amount')),
     currency: requiredText(fields.currency, 'currency', 3),
     customer: requiredText(fields.customer, 'customer', TEXT_MAX),
     product: optionalText(fields.product, 'product', TEXT_MAX),
@@ -40,15 +41,30 @@ export function readCreateOrderBody(body: unknown, environment: Environment): Cr
   };
 }
 
-function amountOf(value: unknown): string {
+/**
+ * The amount judged on the number's text in the body, never on the float JSON.parse made of it:
+ * 10.049999999999999999 reads as 10.05 and 10.500 as 10.5, and either would then be accepted as
+ * an amount the merchant did not write. Refused, never rounded.
+ */
+function amountOf(value: unknown, written: string | undefined): string {
   const refuse = (message: string) => new ApiError(400, 'invalid_amount', message, 'amount');
   if (value === undefined || value === null) throw refuse('amount is required: a JSON number such as 10.50');
-  if (typeof value !== 'number') throw refuse('amount must be a JSON number such as 10.50, not a string');
-  const text = String(value);
-  if (!Number.isFinite(value) || !/^\d+(\.\d{1,2})?$/.test(text)) {
-    throw refuse('amount must be a number greater than 0 with at most 2 decimal places, in plain notation');
+  if (typeof value === 'string') throw refuse('amount must be a JSON number such as 10.50, not a string');
+  if (typeof value !== 'number') throw refuse('amount must be a JSON number such as 10.50');
+  // Every JSON body comes through the strict JSON parser, which keeps the text: without it the
+  // number cannot be judged as written, and guessing from the float is what this rule forbids.
+  if (written === undefined) throw new Error('amount: a number whose text was not kept as written');
+  if (/[eE]/.test(written)) throw refuse('amount must be written in plain notation, without an exponent');
+  if (written.startsWith('-')) throw refuse('amount must be greater than 0');
+  const point = written.indexOf('.');
+  if (point !== -1 && written.length - point - 1 > 2) {
+    throw refuse(
+      'amount must have at most 2 decimal places as written (10.50, not 10.500); it is never rounded',
+    );
   }
-  return text;
+  if (!isMoneyInput(written))
+    throw refuse('amount must be a number greater than 0 with at most 2 decimal places');
+  return written;
 }
 
 function requiredText(value: unknown, name: string, max: number): string {

@@ -1,5 +1,5 @@
 import { PAYMENTS_DEFAULT_LIMIT, PAYMENTS_MAX_LIMIT } from '@payouts/checkout';
-import { invalidRequest } from '@payouts/http';
+import { apiDateRefusal, invalidRequest, MillisecondRounding, parseApiDate } from '@payouts/http';
 
 const KNOWN = new Set(['limit', 'offset']);
 
@@ -37,7 +37,10 @@ export function readPaymentId(query: Record<string, unknown>): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** start_date and end_date: ISO 8601 date-times (or dates), start not after end. */
+/**
+ * start_date and end_date, both inclusive, start not after end; their forms are docs/dates.md's.
+ * A date alone is that day at 00:00 UTC, for end_date too (as it always was).
+ */
 export function readHistoryBody(body: unknown): { start: Date; end: Date } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidRequest('the body must be a JSON object');
@@ -47,25 +50,17 @@ export function readHistoryBody(body: unknown): { start: Date; end: Date } {
     if (name !== 'start_date' && name !== 'end_date')
       throw invalidRequest(`${name} is not a known field`, name);
   }
-  const start = isoDate(fields.start_date, 'start_date');
-  const end = isoDate(fields.end_date, 'end_date');
+  // Created at or after start and at or before end: which whole millisecond each bound stands for.
+  const start = dateField(fields.start_date, 'start_date', 'up');
+  const end = dateField(fields.end_date, 'end_date', 'down');
   if (start.getTime() > end.getTime())
     throw invalidRequest('start_date must not be after end_date', 'start_date');
   return { start, end };
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-
-function isoDate(value: unknown, name: string): Date {
+function dateField(value: unknown, name: string, rounding: MillisecondRounding): Date {
   if (value === undefined || value === null) throw invalidRequest(`${name} is required`, name);
-  if (typeof value !== 'string' || !ISO_8601.test(value) || Number.isNaN(Date.parse(value))) {
-    throw invalidRequest(`${name} must be an ISO 8601 date-time, such as 2026-01-31T00:00:00Z`, name);
-  }
-  // A date alone, or a time without a zone, is read as UTC: the service's clock is UTC.
-  const zoned = /T/.test(value)
-    ? /(Z|[+-]\d{2}:\d{2})$/.test(value)
-      ? value
-      : `${value}Z`
-    : `${value}T00:00:00Z`;
-  return new Date(zoned);
+  const at = typeof value === 'string' ? parseApiDate(value, rounding) : undefined;
+  if (at === undefined) throw apiDateRefusal(name);
+  return at;
 }

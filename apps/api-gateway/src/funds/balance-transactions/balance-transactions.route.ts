@@ -1,5 +1,6 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { API_DATE_FORMS, API_DATE_PATTERN } from '@payouts/http';
 import { TRANSACTION_TYPES } from '@payouts/read-models';
 import { Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
@@ -49,14 +50,14 @@ export class BalanceTransactionsRoute {
   @ApiQuery({
     name: 'until',
     required: false,
-    description: 'Created before, exclusive (ISO 8601 UTC)',
-    schema: { type: 'string', format: 'date-time' },
+    description: `Created before, exclusive: ${API_DATE_FORMS}`,
+    schema: { type: 'string', pattern: API_DATE_PATTERN },
   })
   @ApiQuery({
     name: 'since',
     required: false,
-    description: 'Created at or after (ISO 8601 UTC)',
-    schema: { type: 'string', format: 'date-time' },
+    description: `Created at or after: ${API_DATE_FORMS}`,
+    schema: { type: 'string', pattern: API_DATE_PATTERN },
   })
   @ApiQuery({ name: 'currency', required: false, schema: { type: 'string', pattern: '^[A-Z]{3}$' } })
   @ApiQuery({ name: 'type', required: false, schema: { type: 'string', enum: [...TRANSACTION_TYPES] } })

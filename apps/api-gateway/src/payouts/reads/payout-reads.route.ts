@@ -1,6 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import { PAYOUT_STATUSES } from '@payouts/domain';
+import { API_DATE_FORMS, API_DATE_PATTERN } from '@payouts/http';
 import { PrefetchedBesideCredential, Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
 import { ApiErrors, ApiPayoutIdParam } from '../../openapi/decorators';
@@ -34,14 +35,14 @@ export class PayoutReadsRoute {
   @ApiQuery({
     name: 'until',
     required: false,
-    description: 'Created before, exclusive (ISO 8601 UTC)',
-    schema: { type: 'string', format: 'date-time' },
+    description: `Created before, exclusive: ${API_DATE_FORMS}`,
+    schema: { type: 'string', pattern: API_DATE_PATTERN },
   })
   @ApiQuery({
     name: 'since',
     required: false,
-    description: 'Created at or after (ISO 8601 UTC)',
-    schema: { type: 'string', format: 'date-time' },
+    description: `Created at or after: ${API_DATE_FORMS}`,
+    schema: { type: 'string', pattern: API_DATE_PATTERN },
   })
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: [...PAYOUT_STATUSES] } })
   @ApiQuery({ name: 'customer_id', required: false, schema: { type: 'string', maxLength: 191 } })
