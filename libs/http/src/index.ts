@@ -9,6 +9,7 @@ export * from './api-validation.pipe';
 export * from './client-error';
 export * from './json-body-parser';
 export * from './repeated-headers';
+export * from './request-target';
 export * from './route-methods';
 export * from './strict-json';
 export * from './unstorable-text';

@@ -13,6 +13,7 @@ import {
   ApiExceptionFilter,
   parseJsonBody,
   repeatedHeaderRefusal,
+  requestTargetRefusal,
   RouteMethods,
   sendApiError,
   unstorableTextRefusal,
@@ -20,6 +21,7 @@ import {
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { performance } from 'node:perf_hooks';
+import { answeredAsPageNotFound } from './page-not-found';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -66,17 +68,29 @@ export async function createApp(
   const routeMethods = new RouteMethods();
   fastify.addHook('onRoute', (route) => routeMethods.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
+    // Before anything reads a header: a repeated Authorization or Idempotency-Key is refused, not merged.
+    const repeated = repeatedHeaderRefusal(request.raw.rawHeaders);
+    if (repeated) return sendApiError(reply, repeated);
+    // One reading of a path: a target the router would read other than as sent (`/%73andbox`,
+    // a ".." segment) is refused before any route runs (request-target.ts). On an app's HTML
+    // pages that is their "not found" page, as for any link the service never issued.
+    const target = requestTargetRefusal(request.url);
+    if (target) {
+      if (!answeredAsPageNotFound(fastify, request, reply)) sendApiError(reply, target);
+      return;
+    }
     const refusal =
-      // Before anything reads a header: a repeated Authorization or Idempotency-Key is refused, not merged.
-      repeatedHeaderRefusal(request.raw.rawHeaders) ??
       // A path the router knows with a method it does not: 405 with Allow (route-methods.ts).
       (request.is404 ? routeMethods.refusal(request.method, request.url) : undefined) ??
       // Path and query values are text for SQL parameters: one the database cannot store (%00, or
       // an unpaired surrogate) is refused here, before a guard or handler reads it.
       unstorableTextRefusal(request.params, 'parameter') ??
       unstorableTextRefusal(request.query, 'parameter');
-    if (refusal) sendApiError(reply, refusal);
-    else done();
+    if (refusal) return sendApiError(reply, refusal);
+    // A path on an app's pages that no route takes is their "not found" page, answered before a
+    // body is read: a form posted there is not the API's 415, nor its JSON 404.
+    if (noRouteTakes(request) && answeredAsPageNotFound(fastify, request, reply)) return;
+    done();
   });
   admitCommands(fastify, new AdmissionGate({ ...ADMISSION_LIMITS, ...config.commandsInFlight }));
   fastify.addHook('onSend', async (request, reply) => {
@@ -90,6 +104,17 @@ export async function createApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   configure?.(app);
   return app;
+}
+
+/**
+ * Whether no route answers the request: the router matched none, or only one with an empty
+ * parameter (`/checkout/` for `/checkout/:token`), which Nest's Fastify adapter passes on to the
+ * not-found handler too (only a trailing wildcard may be empty).
+ */
+function noRouteTakes(request: FastifyRequest): boolean {
+  if (request.is404) return true;
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  return Object.entries(params).some(([name, value]) => value === '' && name !== '*');
 }
 
 /** Methods that change something: the commands the admission gate bounds (reads are not held back). */

@@ -4,3 +4,4 @@ export * from './health.module';
 export * from './health.controller';
 export * from './projection-lag';
 export * from './bootstrap';
+export * from './page-not-found';

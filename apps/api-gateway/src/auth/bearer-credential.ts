@@ -3,7 +3,7 @@ import { parseTokenPrefix } from '@payouts/accounts';
 import type { Environment } from '@payouts/domain';
 import { ApiError } from '@payouts/http';
 import type { RateLimiter } from './rate-limiter';
-import { environmentOfPath } from './request-environment';
+import { environmentOfRoute } from './request-environment';
 
 const WRONG_KIND: Record<CredentialKind, string> = {
   payout: 'a checkout key cannot be used for payouts; use a payout credential',
@@ -23,12 +23,12 @@ const SEND: Record<CredentialKind, string> = {
  */
 export async function authenticateBearer(
   kind: CredentialKind,
-  request: { url: string; headers: Record<string, string | undefined> },
+  request: { routeOptions: { url: string | undefined }; headers: Record<string, string | undefined> },
   accounts: AccountsRepository,
   limiter: RateLimiter,
 ): Promise<{ credential: AuthenticatedCredential; environment: Environment }> {
   const unauthenticated = () => new ApiError(401, 'unauthenticated', SEND[kind]);
-  const environment = environmentOfPath(request.url);
+  const environment = environmentOfRoute(request);
   const token = bearerToken(request.headers.authorization);
   const prefix = token ? parseTokenPrefix(token) : null;
   if (!token || !prefix || prefix.kind === 'admin') throw unauthenticated();

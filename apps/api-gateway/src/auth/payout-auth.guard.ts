@@ -34,7 +34,7 @@ export class PayoutAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<{
-      url: string;
+      routeOptions: { url: string | undefined };
       headers: Record<string, string | undefined>;
       params?: Record<string, string>;
       principal?: PayoutPrincipal;

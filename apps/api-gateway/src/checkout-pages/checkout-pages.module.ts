@@ -1,11 +1,14 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { resolveEncryptionKey } from '@payouts/accounts';
 import { CheckoutModule } from '@payouts/checkout';
 import type { AppConfig } from '@payouts/config';
-import { APP_CONFIG } from '@payouts/platform';
+import { answerNotFoundOnPages, APP_CONFIG } from '@payouts/platform';
+import type { FastifyInstance } from 'fastify';
 import { GatewayAccountsModule } from '../accounts.module';
 import { CheckoutCsrf } from './checkout-csrf';
+import { checkoutPageNotFound, servedOverHttps } from './checkout-page.filter';
 import { CheckoutPagesController } from './checkout-pages.controller';
 
 /** The hosted checkout page (its form posts use the recipient pages' form parser, form-body.ts). */
@@ -20,4 +23,17 @@ import { CheckoutPagesController } from './checkout-pages.controller';
     },
   ],
 })
-export class CheckoutPagesModule {}
+export class CheckoutPagesModule implements OnModuleInit {
+  constructor(
+    private readonly http: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // Before the app listens: a path under /checkout that is no order's page is the page's 404.
+    answerNotFoundOnPages(
+      this.http.httpAdapter.getInstance<FastifyInstance>(),
+      checkoutPageNotFound(servedOverHttps(this.config)),
+    );
+  }
+}

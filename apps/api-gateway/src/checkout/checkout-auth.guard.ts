@@ -21,7 +21,7 @@ export class CheckoutAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<{
-      url: string;
+      routeOptions: { url: string | undefined };
       headers: Record<string, string | undefined>;
       checkoutPrincipal?: CheckoutPrincipal;
     }>();

@@ -5,7 +5,7 @@ import type { CodeCheck } from '@payouts/claims';
 import { MAILER } from '@payouts/mail';
 import type { Mailer } from '@payouts/mail';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { environmentOfPath } from '../auth/request-environment';
+import { environmentOfRoute } from '../auth/request-environment';
 import { RecipientFlow } from './recipient-flow';
 import { RecipientPageFilter } from './recipient-page.filter';
 import { recipientActions, RecipientPageReplies } from './recipient-page-replies';
@@ -28,7 +28,7 @@ export class EmailVerificationController {
 
   @Post(['recipient/send-code', 'sandbox/recipient/send-code'])
   async sendCode(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
     this.replies.checkCsrf(session, request);
     const payout = loaded.payout;
@@ -61,7 +61,7 @@ export class EmailVerificationController {
 
   @Post(['recipient/verify', 'sandbox/recipient/verify'])
   async verify(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
     const form = this.replies.checkCsrf(session, request);
     const payout = loaded.payout;

@@ -16,7 +16,7 @@ import {
 } from '@payouts/domain';
 import { ConfirmPayoutCommand } from '@payouts/payouts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { environmentOfPath } from '../auth/request-environment';
+import { environmentOfRoute } from '../auth/request-environment';
 import { RecipientFlow } from './recipient-flow';
 import { RecipientPageFilter } from './recipient-page.filter';
 import { recipientActions, RecipientPageReplies, summary, withPayoutId } from './recipient-page-replies';
@@ -52,7 +52,7 @@ export class RecipientPagesController {
 
   @Get(['claim/:token', 'sandbox/claim/:token'])
   async claim(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const entered = await this.flow.enterLink(environment, token);
     if (entered.kind === 'status') {
       // Gone for good (expired or cancelled): 410; otherwise it simply shows where the payout stands.
@@ -65,14 +65,14 @@ export class RecipientPagesController {
 
   @Get(['handoff/:token', 'sandbox/handoff/:token'])
   async handoff(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const session = await this.flow.enterHandoff(environment, token);
     this.replies.startSession(reply, environment, session.cookie);
   }
 
   @Get(['recipient', 'sandbox/recipient'])
   async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
     const payout = loaded.payout;
     const query = request.query as Record<string, string | undefined>;
@@ -127,7 +127,7 @@ export class RecipientPagesController {
 
   @Post(['recipient/details', 'sandbox/recipient/details'])
   async details(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
     const form = this.replies.checkCsrf(session, request);
     const payout = loaded.payout;
@@ -152,7 +152,7 @@ export class RecipientPagesController {
 
   @Post(['recipient/confirm', 'sandbox/recipient/confirm'])
   async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfPath(request.url);
+    const environment = environmentOfRoute(request);
     const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
     this.replies.checkCsrf(session, request);
     const payout = loaded.payout;

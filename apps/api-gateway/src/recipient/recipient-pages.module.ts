@@ -4,12 +4,14 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { ClaimsModule } from '@payouts/claims';
 import { MailModule } from '@payouts/mail';
 import { PayoutsModule } from '@payouts/payouts';
+import { answerNotFoundOnPages } from '@payouts/platform';
 import type { FastifyInstance } from 'fastify';
 import { GatewayAccountsModule } from '../accounts.module';
 import { DevMailboxController } from './dev-mailbox.controller';
 import { EmailVerificationController } from './email-verification.controller';
 import { registerFormParser } from './form-body';
 import { RecipientFlow } from './recipient-flow';
+import { recipientPageNotFound } from './recipient-page.filter';
 import { RecipientPageReplies } from './recipient-page-replies';
 import { RecipientPagesController } from './recipient-pages.controller';
 
@@ -23,7 +25,10 @@ export class RecipientPagesModule implements OnModuleInit {
   constructor(private readonly http: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    // Before the app listens: the pages' form posts need their own body parser.
-    registerFormParser(this.http.httpAdapter.getInstance<FastifyInstance>());
+    // Before the app listens: the pages' form posts need their own body parser, and a path under
+    // the pages that is no page is their "link not valid" page.
+    const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
+    registerFormParser(fastify);
+    answerNotFoundOnPages(fastify, recipientPageNotFound);
   }
 }
