@@ -112,6 +112,57 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     ]);
   });
 
+  it("puts under an edited or deleted event what it breaks in its stream, on either thread's folds", async () => {
+    await appendHistory(store);
+    await chainEverything(store);
+    const edited = await positionOf(database.db, LEDGER, 3); // po_1's reservation, 26.75
+    const deleted = await positionOf(database.db, 'payout-po_1', 2); // PayoutConfirmed
+    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
+    await database.db.query(
+      `UPDATE events SET data = jsonb_set(data, '{total}', '"500.00"') WHERE global_position = $1`,
+      [edited],
+    );
+    await database.db.query('DELETE FROM events WHERE global_position = $1', [deleted]);
+    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+
+    const { findings } = await verified(database.db);
+    expect(findings).toEqual([
+      {
+        kind: 'edited',
+        position: edited,
+        streamId: LEDGER,
+        detail: expect.stringMatching(/^PayoutFundsReserved v3 does not hash/),
+        // The ledger's versions 4 to 8; order 1042's proceeds are its version 7.
+        consequence: {
+          streamId: LEDGER,
+          uncheckedEvents: 5,
+          unpaired: 1,
+          finding: {
+            kind: 'ledger_invariant',
+            position: edited,
+            detail: 'Ledger invariant broken: available is -400.00',
+          },
+        },
+      },
+      {
+        kind: 'deleted',
+        position: deleted,
+        streamId: 'payout-po_1',
+        detail: 'the chain has a link for this position but the event is gone',
+        consequence: {
+          streamId: 'payout-po_1',
+          uncheckedEvents: 1,
+          unpaired: 0,
+          finding: {
+            kind: 'version_gap',
+            position: await positionOf(database.db, 'payout-po_1', 3),
+            detail: 'version 3 follows version 1',
+          },
+        },
+      },
+    ]);
+  });
+
   it('reads free text with tabs, quotes and newlines exactly, and finds an edit inside it', async () => {
     // verify joins all but the free-text columns into one tab-separated line (verify-line.ts):
     // tabs in a stream id, event type or JSON string must neither shift a field nor hide an edit.
@@ -278,22 +329,64 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     ]);
   });
 
-  it("reports a float overdrawn and paid twice, and folds on from the float's exact sums", async () => {
+  it("reports a float paid twice and one overdrawn, each the cause of its own stream's later events", async () => {
     await appendHistory(store);
-    // The history leaves the float at 1000.00 topped up, 25.50 paid out: 974.50 available.
-    const floatEvent = (type: string, data: Record<string, string>) => ({
-      type,
-      schemaVersion: 1,
-      data: { environment: 'sandbox', ...data, at: AT },
-    });
+    // The history leaves the sandbox float at 1000.00 topped up, 25.50 paid out: 974.50 available.
+    const sandbox = await store.append([
+      {
+        streamId: FLOAT,
+        streamType: 'float',
+        expectedVersion: 3,
+        events: [
+          floatEvent('FloatPaidOut', { payoutId: 'po_1', amount: '25.50' }),
+          // Would overdraw: not checked, the float's fold stopped at the event before.
+          floatEvent('FloatReserved', { payoutId: 'po_8', amount: '2000.00' }),
+        ],
+      },
+    ]);
+    const production = await store.append([
+      {
+        streamId: 'float-production',
+        streamType: 'float',
+        expectedVersion: 0,
+        events: [
+          floatEvent('FloatToppedUp', { amount: '100.00', reference: 'top-up' }, 'production'),
+          floatEvent('FloatReserved', { payoutId: 'po_8', amount: '2000.00' }, 'production'),
+          floatEvent('FloatReserved', { payoutId: 'po_9', amount: '1.00' }, 'production'),
+          floatEvent('FloatReserved', { payoutId: 'po_10', amount: '1.00' }, 'production'),
+        ],
+      },
+    ]);
+    await chainEverything(store);
+
+    const { findings } = await verified(database.db);
+    expect(findings).toEqual([
+      {
+        kind: 'illegal_transition',
+        position: sandbox.events[0]!.globalPosition,
+        streamId: FLOAT,
+        detail: 'Cannot apply FloatPaidOut: no open reservation for po_1',
+        consequence: { streamId: FLOAT, uncheckedEvents: 1, unpaired: 0 },
+      },
+      {
+        kind: 'float_invariant',
+        position: production.events[1]!.globalPosition,
+        streamId: 'float-production',
+        detail: 'Float invariant broken: available is -1900.00',
+        consequence: { streamId: 'float-production', uncheckedEvents: 2, unpaired: 0 },
+      },
+    ]);
+  });
+
+  it("folds on from the float's exact sums once the domain takes the float over", async () => {
+    await appendHistory(store);
+    // 974.50 available, as above.
     const forged = await store.append([
       {
         streamId: FLOAT,
         streamType: 'float',
         expectedVersion: 3,
         events: [
-          floatEvent('FloatReserved', { payoutId: 'po_8', amount: '2000.00' }),
-          floatEvent('FloatPaidOut', { payoutId: 'po_1', amount: '25.50' }),
           // Three decimals: the domain takes it (verify's fast fold leaves such amounts to it).
           floatEvent('FloatToppedUp', { amount: '5.000', reference: 'top-up' }),
           floatEvent('FloatReserved', { payoutId: 'po_9', amount: '979.50' }),
@@ -305,15 +398,17 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     const at = (version: number) => forged.events.find((e) => e.streamVersion === version)!.globalPosition;
 
     const { findings } = await verified(database.db);
-    expect(findings.map((f) => [f.kind, f.position, f.streamId, f.detail])).toEqual([
-      ['float_invariant', at(4), FLOAT, 'Float invariant broken: available is -1025.50'],
-      ['illegal_transition', at(5), FLOAT, 'Cannot apply FloatPaidOut: no open reservation for po_1'],
-      ['float_invariant', at(8), FLOAT, 'Float invariant broken: available is -0.01'],
+    expect(findings.map((f) => [f.kind, f.position, f.streamId, f.detail, f.consequence])).toEqual([
+      ['float_invariant', at(6), FLOAT, 'Float invariant broken: available is -0.01', undefined],
     ]);
   });
 });
 
 const AT = '2026-03-01T12:00:00.000Z';
+
+function floatEvent(type: string, data: Record<string, string>, environment = 'sandbox') {
+  return { type, schemaVersion: 1, data: { environment, ...data, at: AT } };
+}
 
 /** A PayoutPaid on po_2, which the history cancelled: an illegal transition. */
 const PAID_AGAIN = {

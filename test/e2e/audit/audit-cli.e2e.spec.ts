@@ -185,4 +185,32 @@ describe.each(testBackends().map((b) => b.name))('npm run audit on %s', (backend
     ]);
     expect(run.stdout).toMatch(/1 finding/);
   });
+
+  it('verify prints an event deleted in SQL once, with what it left unchecked in its stream indented under it', async () => {
+    const [deleted, next] = await using(database, async (db) => {
+      const { rows } = await db.query<{ p: string }>(
+        `SELECT global_position::text AS p FROM events WHERE stream_id = $1 AND stream_version IN (5, 6)
+          ORDER BY stream_version`,
+        [LEDGER],
+      );
+      await db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
+      await db.query('DELETE FROM events WHERE global_position = $1', [rows[0]!.p]);
+      await db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+      return rows.map((row) => row.p);
+    });
+    const run = await audit(['verify'], database.env);
+    expect(run.code).toBe(1);
+    // The ledger's version 5 (po_2's reservation) is gone; after it come versions 6 to 8, with
+    // order 1042's proceeds (an edit from the test before may be printed above).
+    const printed = lines(run.stdout);
+    expect(printed.slice(printed.findIndex((line) => line.startsWith('finding deleted')))).toEqual([
+      `finding deleted position=${deleted} stream=${LEDGER}: the chain has a link for this position but the event is gone`,
+      `  consequence version_gap position=${next} stream=${LEDGER}: version 6 follows version 4`,
+      `  consequence: 3 later event(s) of stream ${LEDGER} could not be checked, nor 1 paid order(s) or proceeds whose other half is among them`,
+      expect.stringMatching(/^summary: /),
+    ]);
+    // Each `finding` line is one finding; the consequences under it are not counted.
+    const findings = printed.filter((line) => line.startsWith('finding')).length;
+    expect(run.stdout).toMatch(new RegExp(`; ${findings} finding\\(s\\); `));
+  });
 });

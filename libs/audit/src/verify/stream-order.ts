@@ -69,11 +69,21 @@ export class StreamOrder {
     return ready;
   }
 
+  /** Forgets the events a stream holds (verify stopped checking it, fold-pass.ts): how many there were. */
+  drop(streamId: string): number {
+    const waiting = this.held.get(streamId);
+    if (waiting === undefined) return 0;
+    this.held.delete(streamId);
+    this.heldCount -= waiting.versions.size;
+    return waiting.versions.size;
+  }
+
   /**
    * Streams still waiting for a version: each is a gap, given with the feed index at which its
-   * stream began to wait, in that order (so gaps found on two threads merge into one pass's order).
+   * stream began to wait, in that order (so gaps found on two threads merge into one pass's order),
+   * and how many events it holds (every one after the missing version, none of them folded).
    */
-  finish(report: (finding: Finding, since: number) => void): void {
+  finish(report: (finding: Finding & { streamId: string }, since: number, held: number) => void): void {
     for (const [streamId, { since, versions }] of this.held) {
       const first = Math.min(...versions.keys());
       const event = versions.get(first);
@@ -82,9 +92,10 @@ export class StreamOrder {
           kind: 'version_gap',
           position: event?.position ?? null,
           streamId,
-          detail: `version ${first} follows version ${this.versions.get(streamId) ?? 0}; ${versions.size} event(s) of the stream not folded`,
+          detail: `version ${first} follows version ${this.versions.get(streamId) ?? 0}`,
         },
         since,
+        versions.size,
       );
     }
   }

@@ -3,6 +3,7 @@ import { chainCheckpoint, StoredLink, storedLinkPages } from '../chain/chain-sto
 import { AUDIT_BATCH_SIZE, compareFeedKeys, FeedKey } from '../feed/audit-feed';
 import { FlatPage, IndexedFinding } from './chain-checker';
 import { ChainSide, openChainSide } from './chain-thread';
+import { FindingGroups } from './finding-groups';
 import { ReportFinding } from './findings';
 import { foldedBesideTheChain } from './fold-split';
 import { FoldPass } from './fold-pass';
@@ -14,6 +15,11 @@ import { splitLine } from './verify-line';
 export class AuditSetupError extends Error {}
 
 export interface VerifyOptions {
+  /**
+   * Each finding, in print order with its consequence attached, once the whole log is read (a
+   * consequence is counted to the end of the log): at most MAX_KEPT_FINDINGS of them; the report
+   * counts them all.
+   */
   onFinding: ReportFinding;
   /** Called every `progressEvery` events with the count so far and the last position. */
   onProgress?: (events: number, position: string) => void;
@@ -23,6 +29,7 @@ export interface VerifyOptions {
 
 export interface VerifyReport {
   events: number;
+  /** Findings that stand on their own (one grouped under its cause is its consequence, not counted). */
   findings: number;
   streams: number;
   chain: ChainSummary;
@@ -48,20 +55,21 @@ interface Checked {
  * the payouts' streams (fold-split.ts). Findings are printed in the order one thread would make
  * them: page by page, at each event the chain's before the folds'; at the end, the chain's, then
  * the version gaps of both threads in the order their streams began to wait, then the paid checks'.
+ * What each stopped stream left unchecked comes from its thread at the end, and FindingGroups puts
+ * it under the stream's cause (a stream is folded on one thread only, so each has one cause).
  */
 export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promise<VerifyReport> {
   await requireChainTable(db);
   const started = Date.now();
-  let findings = 0;
+  const groups = new FindingGroups();
   const uncheckedTypes = new Set<string>();
-  const report: ReportFinding = (finding) => {
+  const report = ({ index, finding }: IndexedFinding) => {
     // Each thread's folds report a stream type they cannot check once; across both, the first stands.
     if (finding.kind === 'unchecked_stream_type') {
       if (uncheckedTypes.has(finding.detail)) return;
       uncheckedTypes.add(finding.detail);
     }
-    findings += 1;
-    options.onFinding(finding);
+    groups.add(finding, index);
   };
   const batchSize = options.batchSize ?? AUDIT_BATCH_SIZE;
   // The checkpoint first: links and events read afterwards can only be further along.
@@ -94,13 +102,17 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
     while (checked.length > 0) interleave(await checked[0]!.chain, checked.shift()!.found, report);
     await links.sendRest();
     const end = await chain.finish();
-    for (const finding of end.findings) report(finding);
+    // Links left after the last event: past every event, so no gap can follow from them.
+    for (const finding of end.findings) report({ index: at, finding });
     const mine = folds.finish();
     interleave(end.folds.gaps, mine.gaps, report);
-    for (const finding of [...mine.unmatched, ...end.folds.unmatched]) report(finding);
+    for (const finding of [...mine.unmatched, ...end.folds.unmatched]) report({ index: at, finding });
+    for (const consequence of [...mine.consequences, ...end.folds.consequences])
+      groups.addConsequence(consequence);
+    for (const finding of groups.kept()) options.onFinding(finding);
     return {
       events: at,
-      findings,
+      findings: groups.count,
       streams: mine.streams + end.folds.streams,
       chain: end.summary,
       elapsedMs: Date.now() - started,
@@ -111,13 +123,17 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
 }
 
 /** One page's findings in a single pass's order: by event, the chain's first (both lists are in event order). */
-function interleave(chain: IndexedFinding[], folds: IndexedFinding[], report: ReportFinding): void {
+function interleave(
+  chain: IndexedFinding[],
+  folds: IndexedFinding[],
+  report: (found: IndexedFinding) => void,
+): void {
   let c = 0;
   for (const fold of folds) {
-    while (c < chain.length && chain[c]!.index <= fold.index) report(chain[c++]!.finding);
-    report(fold.finding);
+    while (c < chain.length && chain[c]!.index <= fold.index) report(chain[c++]!);
+    report(fold);
   }
-  while (c < chain.length) report(chain[c++]!.finding);
+  while (c < chain.length) report(chain[c++]!);
 }
 
 /**
