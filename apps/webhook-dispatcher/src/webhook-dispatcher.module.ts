@@ -25,7 +25,7 @@ import { resolveEncryptionKey } from '@payouts/accounts';
 const CONSUMER_RETRY_MS = 5_000;
 
 /**
- * The webhook dispatcher (ARCHITECTURE 1): consumes payout and order events as the
+ * The webhook dispatcher (docs/design.md#webhook-dispatcher): consumes payout and order events as the
  * `webhook-dispatcher` group, turns each paid payout into its one `payout.updated` event and each
  * paid order with a hook_url into its one checkout webhook, and delivers signed webhooks on the
  * durable schedule. With KAFKA_BROKERS it reads Kafka (the projector relays to it);
@@ -120,7 +120,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
       streamTypes: DISPATCHER_STREAM_TYPES,
       eventTypes: DISPATCHER_EVENT_TYPES,
       handler: async (events, tx) => {
-        await ingestRelayedEvents(tx, events, (environment) => this.clock.now(environment));
+        await ingestRelayedEvents(tx, this.store, events, (environment) => this.clock.now(environment));
       },
       // The first attempts are due at once: look for them as soon as they are committed.
       onHandled: () => this.scheduler?.wake(),

@@ -94,6 +94,17 @@ export interface AppendOptions {
   inTransaction?: (tx: SqlQueryable, events: PendingEvent[]) => Promise<void>;
 }
 
+export interface ReadStreamOptions {
+  fromVersion?: number;
+  toVersion?: number;
+  /**
+   * A transaction of the store's own database that the caller holds (a subscription handler's,
+   * an append hook's): the read runs inside it. On the embedded database a read on another
+   * connection would wait for that transaction to end. A store whose events live elsewhere ignores it.
+   */
+  within?: SqlQueryable;
+}
+
 export interface SubscribeOptions {
   /** Names the durable checkpoint; processes sharing an id take turns (one batch at a time). */
   subscriptionId: string;
@@ -124,11 +135,25 @@ export interface EventStore {
    * expected one fails the whole call with StreamVersionConflictError naming that stream.
    */
   append(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult>;
-  /** Version 0 and no events when the stream does not exist. */
+  /**
+   * The stream's events from `fromVersion` (default 1) to `toVersion` (default: the last), in
+   * version order, and its current version. Version 0 and no events when the stream does not exist.
+   */
   readStream(
     streamId: string,
-    options?: { fromVersion?: number },
+    options?: ReadStreamOptions,
   ): Promise<{ version: number; events: RecordedEvent[] }>;
+  /**
+   * The ids of the streams of one type, in id order (by code point), strictly after `after`
+   * (default: from the first), at most `limit` (1 to EVENT_STORE_LIMITS.maxStreamIdsPage): a page
+   * of a category, for a job that visits every ledger, say.
+   */
+  streamIds(streamType: string, options: { after?: string; limit: number }): Promise<string[]>;
+  /**
+   * How many committed events the subscription has not processed yet, counting no further than
+   * `cap` (1 to EVENT_STORE_LIMITS.maxFeedPage): a readiness probe's measure of its lag, kept cheap.
+   */
+  subscriptionLag(subscriptionId: string, cap: number): Promise<number>;
   /**
    * Committed events strictly after `after`, in feed order (transaction id, then global position).
    * Never returns an event while an older transaction could still commit one before it, so a
@@ -161,6 +186,7 @@ export const EVENT_STORE_LIMITS = Object.freeze({
   maxStreamsPerAppend: 100,
   maxEventsPerAppend: 10_000,
   maxFeedPage: 10_000,
+  maxStreamIdsPage: 10_000,
   maxBatchSize: 10_000,
   maxIdLength: 255,
 });

@@ -2,11 +2,14 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { loadMigrations } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
+import type { EventStore } from '@payouts/event-store';
 import { ApiError, ErrorBody } from '@payouts/http';
 import { READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
 import { LiveResponse, ReadyResponse } from './health.schemas';
-import { projectionLag } from './projection-lag';
-import { SQL_CLIENT } from './tokens';
+import { EVENT_STORE, SQL_CLIENT } from './tokens';
+
+/** Events of projector lag counted at most, per readiness probe. */
+const PROJECTION_LAG_CAP = 1_000;
 
 /**
  * Liveness and readiness for orchestrators. Ready means: the database answers, every migration
@@ -23,7 +26,10 @@ export class HealthController {
   private caughtUpOnce = false;
   private readonly expectedMigrations = loadMigrations().map((m) => m.name);
 
-  constructor(@Inject(SQL_CLIENT) private readonly db: SqlClient) {}
+  constructor(
+    @Inject(SQL_CLIENT) private readonly db: SqlClient,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Liveness: the process answers' })
@@ -43,7 +49,8 @@ export class HealthController {
       const names = new Set(applied.rows.map((r) => r.name));
       const missing = this.expectedMigrations.filter((name) => !names.has(name));
       if (missing.length > 0) checks.migrations = `pending: ${missing.join(', ')}`;
-      const lag = await projectionLag(this.db, READ_MODEL_SUBSCRIPTION_ID);
+      // A bound keeps the probe cheap: past it, "behind" is all readiness needs to know.
+      const lag = await this.store.subscriptionLag(READ_MODEL_SUBSCRIPTION_ID, PROJECTION_LAG_CAP);
       if (lag === 0) this.caughtUpOnce = true;
       if (!this.caughtUpOnce) checks.projector = `catching up (${lag} events behind)`;
       if (Object.keys(checks).length === 0) return { status: 'ready', projection_lag: lag };

@@ -2,6 +2,5 @@ export * from './tokens';
 export * from './infrastructure.module';
 export * from './health.module';
 export * from './health.controller';
-export * from './projection-lag';
 export * from './bootstrap';
 export * from './page-not-found';

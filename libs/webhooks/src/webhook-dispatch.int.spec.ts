@@ -53,7 +53,7 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
     const relayed: RecordedEvent[] = [];
     for (const id of payoutIds) relayed.push(...(await store.readStream(payoutStreamId(id))).events);
     return database.db.transaction((tx) =>
-      ingestRelayedEvents(tx, relayed.map(toRelayedEvent), (env) => clock.now(env)),
+      ingestRelayedEvents(tx, store, relayed.map(toRelayedEvent), (env) => clock.now(env)),
     );
   };
 

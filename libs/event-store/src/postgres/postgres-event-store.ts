@@ -9,6 +9,7 @@ import {
   FeedCheckpoint,
   FeedSubscription,
   PendingEvent,
+  ReadStreamOptions,
   RecordedEvent,
   StreamAppend,
   SubscribeOptions,
@@ -24,7 +25,16 @@ import {
 } from './append-sql';
 import { asStoredJson } from './event-row';
 import { PollingSubscription } from './polling-subscription';
-import { loadCheckpointRow, readFeedRows, readStreamRows } from './read-sql';
+import {
+  loadCheckpointRow,
+  readFeedRows,
+  readStreamRows,
+  streamIdRows,
+  subscriptionLagRows,
+} from './read-sql';
+
+/** Versions are int4 in the events table: a larger bound reads the same as this one. */
+const MAX_VERSION = 2 ** 31 - 1;
 
 /** Raised inside the append transaction; turned into StreamVersionConflictError once it rolled back. */
 class ConflictSignal extends Error {
@@ -110,13 +120,37 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(
     streamId: string,
-    options: { fromVersion?: number } = {},
+    options: ReadStreamOptions = {},
   ): Promise<{ version: number; events: RecordedEvent[] }> {
     const fromVersion = options.fromVersion ?? 1;
+    const toVersion = options.toVersion ?? MAX_VERSION;
     if (!Number.isSafeInteger(fromVersion) || fromVersion < 0) {
       throw new RangeError('fromVersion must be a non-negative integer');
     }
-    return readStreamRows(this.statements, streamId, Math.min(fromVersion, 2 ** 31 - 1));
+    if (!Number.isSafeInteger(toVersion) || toVersion < 0) {
+      throw new RangeError('toVersion must be a non-negative integer');
+    }
+    return readStreamRows(
+      options.within ?? this.statements,
+      streamId,
+      Math.min(fromVersion, MAX_VERSION),
+      Math.min(toVersion, MAX_VERSION),
+    );
+  }
+
+  async streamIds(streamType: string, options: { after?: string; limit: number }): Promise<string[]> {
+    const { after = '', limit } = options;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxStreamIdsPage) {
+      throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxStreamIdsPage}`);
+    }
+    return streamIdRows(this.statements, streamType, after, limit);
+  }
+
+  async subscriptionLag(subscriptionId: string, cap: number): Promise<number> {
+    if (!Number.isSafeInteger(cap) || cap < 1 || cap > EVENT_STORE_LIMITS.maxFeedPage) {
+      throw new RangeError(`cap must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
+    }
+    return subscriptionLagRows(this.statements, subscriptionId, cap);
   }
 
   async readFeed(after: FeedCheckpoint, limit: number): Promise<RecordedEvent[]> {

@@ -8,7 +8,7 @@ import { eventColumns, EventRow, toRecordedEvent } from './event-row';
  */
 const READ_STREAM_SQL = `SELECT s.version AS current_version, ${eventColumns('e')}
   FROM event_streams s
-  LEFT JOIN events e ON e.stream_id = s.stream_id AND e.stream_version >= $2
+  LEFT JOIN events e ON e.stream_id = s.stream_id AND e.stream_version >= $2 AND e.stream_version <= $3
   WHERE s.stream_id = $1
   ORDER BY e.stream_version`;
 
@@ -16,10 +16,11 @@ export async function readStreamRows(
   db: SqlQueryable,
   streamId: string,
   fromVersion: number,
+  toVersion: number,
 ): Promise<{ version: number; events: RecordedEvent[] }> {
   const { rows } = await db.query<EventRow & { current_version: number; event_id: string | null }>(
     READ_STREAM_SQL,
-    [streamId, fromVersion],
+    [streamId, fromVersion, toVersion],
   );
   const first = rows[0];
   if (!first) return { version: 0, events: [] };
@@ -52,6 +53,41 @@ export async function readFeedRows(
 ): Promise<RecordedEvent[]> {
   const { rows } = await db.query<EventRow>(READ_FEED_SQL, [after.transactionId, after.position, limit]);
   return rows.map(toRecordedEvent);
+}
+
+/** stream_id is COLLATE "C" (migration 0017): its order is the ids' code point order. */
+const STREAM_IDS_SQL = `SELECT stream_id FROM event_streams WHERE stream_type = $1 AND stream_id > $2
+  ORDER BY stream_id LIMIT $3`;
+
+export async function streamIdRows(
+  db: SqlQueryable,
+  streamType: string,
+  after: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await db.query<{ stream_id: string }>(STREAM_IDS_SQL, [streamType, after, limit]);
+  return rows.map((row) => row.stream_id);
+}
+
+/**
+ * Committed events after the subscription's checkpoint, as the feed would hand them to it (below
+ * the oldest transaction in flight), counted up to a cap.
+ */
+const SUBSCRIPTION_LAG_SQL = `SELECT count(*)::int AS lag FROM (
+  SELECT 1 FROM events e
+   WHERE (e.transaction_id, e.global_position) > (
+           SELECT COALESCE((SELECT last_transaction_id FROM subscription_checkpoints WHERE subscription_id = $1), '0'::xid8),
+                  COALESCE((SELECT last_position FROM subscription_checkpoints WHERE subscription_id = $1), 0))
+     AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+   LIMIT $2) pending`;
+
+export async function subscriptionLagRows(
+  db: SqlQueryable,
+  subscriptionId: string,
+  cap: number,
+): Promise<number> {
+  const { rows } = await db.query<{ lag: number }>(SUBSCRIPTION_LAG_SQL, [subscriptionId, cap]);
+  return rows[0]?.lag ?? cap;
 }
 
 /** The last committed event in feed order: what a subscription must reach to be caught up. */

@@ -40,7 +40,7 @@ export const SERVER_TRAITS: EventStoreTraits = {
   lateCommitLoad: { writers: 24, appendsPerWriter: 12, maxHoldMs: 50 },
 };
 
-/** The event store contract: every adapter that is reachable runs it (ARCHITECTURE 1). */
+/** The event store contract: every adapter that is reachable runs it (docs/design.md#event-store). */
 export function describeEventStoreContract(
   name: string,
   factory: () => Promise<EventStoreFixture>,
@@ -312,6 +312,19 @@ export function describeEventStoreContract(
         });
       });
 
+      it('reads a stream up to a version, and a range of it', async () => {
+        const streamId = uniqueId('payout');
+        await store.append([stream(streamId, 'no_stream', 5)]);
+        const head = await store.readStream(streamId, { toVersion: 2 });
+        expect(head.version).toBe(5);
+        expect(head.events.map((e) => e.streamVersion)).toEqual([1, 2]);
+        const middle = await store.readStream(streamId, { fromVersion: 2, toVersion: 4 });
+        expect(middle.events.map((e) => e.streamVersion)).toEqual([2, 3, 4]);
+        expect((await store.readStream(streamId, { toVersion: 0 })).events).toEqual([]);
+        expect((await store.readStream(streamId, { toVersion: 99 })).events).toHaveLength(5);
+        await expect(store.readStream(streamId, { toVersion: -1 })).rejects.toBeInstanceOf(RangeError);
+      });
+
       it('keeps event ids unique across the store', async () => {
         const eventId = randomUUID();
         const [a, b] = [uniqueId('a'), uniqueId('b')];
@@ -459,6 +472,78 @@ export function describeEventStoreContract(
         await expect(
           store.readFeed({ transactionId: '1; DROP TABLE events', position: '0' }, 10),
         ).rejects.toBeInstanceOf(RangeError);
+      });
+    });
+
+    describe("reading inside a subscriber's transaction", () => {
+      it('reads a stream within the transaction a subscription handler holds, without waiting on it', async () => {
+        const subscriptionId = uniqueId('reader');
+        const streamId = uniqueId('read-within');
+        await store.append([stream(streamId, 'no_stream', 3)]);
+        const read: number[][] = [];
+        const subscription = store.subscribe({
+          subscriptionId,
+          pollIntervalMs: 10,
+          handle: async (events, tx) => {
+            if (!events.some((event) => event.streamId === streamId)) return;
+            const { events: stored } = await store.readStream(streamId, { toVersion: 2, within: tx });
+            read.push(stored.map((event) => event.streamVersion));
+          },
+        });
+        try {
+          await subscription.caughtUp();
+        } finally {
+          await subscription.stop();
+        }
+        expect(read).toEqual([[1, 2]]);
+      });
+    });
+
+    describe('streams of a type', () => {
+      it('pages through the ids of one type in code point order, after a given id', async () => {
+        const streamType = uniqueId('category');
+        const ids = ['b-2', 'a-10', 'a-9', 'B-1', 'ä-1'].map((id) => `${streamType}-${id}`);
+        for (const id of ids) await store.append([{ ...stream(id, 'no_stream', 1), streamType }]);
+        await store.append([stream(uniqueId('other-type'), 'no_stream', 1)]);
+        const sorted = [...ids].sort(byCodePoints);
+        expect(await store.streamIds(streamType, { limit: 100 })).toEqual(sorted);
+        const pages: string[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const page = await store.streamIds(streamType, { after, limit: 2 });
+          pages.push(...page);
+          if (page.length < 2) break;
+          after = page[page.length - 1];
+        }
+        expect(pages).toEqual(sorted);
+        expect(await store.streamIds(uniqueId('no-such-type'), { limit: 10 })).toEqual([]);
+      });
+
+      it('refuses a page size outside its limits', async () => {
+        await expect(store.streamIds('test', { limit: 0 })).rejects.toBeInstanceOf(RangeError);
+        await expect(store.streamIds('test', { limit: 1_000_000 })).rejects.toBeInstanceOf(RangeError);
+      });
+    });
+
+    describe('subscription lag', () => {
+      it('counts the committed events a subscription has not processed, up to a cap', async () => {
+        const subscriptionId = uniqueId('lagging');
+        const before = await store.subscriptionLag(subscriptionId, 10_000);
+        await store.append([stream(uniqueId('lag'), 'no_stream', 4)]);
+        expect(await store.subscriptionLag(subscriptionId, 10_000)).toBe(Math.min(before + 4, 10_000));
+        expect(await store.subscriptionLag(subscriptionId, 2)).toBe(2);
+        const subscription = store.subscribe({
+          subscriptionId,
+          handle: () => Promise.resolve(),
+          pollIntervalMs: 10,
+        });
+        try {
+          await subscription.caughtUp();
+          expect(await store.subscriptionLag(subscriptionId, 10_000)).toBe(0);
+        } finally {
+          await subscription.stop();
+        }
+        await expect(store.subscriptionLag(subscriptionId, 0)).rejects.toBeInstanceOf(RangeError);
       });
     });
 
@@ -767,6 +852,13 @@ function stream(
     expectedVersion,
     events: typeof events === 'number' ? newEvents(events) : events,
   };
+}
+
+/** Code point order (what the ids' COLLATE "C" gives on PostgreSQL), not UTF-16's. */
+function byCodePoints(a: string, b: string): number {
+  const [x, y] = [[...a].map((c) => c.codePointAt(0)!), [...b].map((c) => c.codePointAt(0)!)];
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
 }
 
 function expectInFeedOrder(events: readonly RecordedEvent[]): void {

@@ -10,8 +10,10 @@ import {
   ledgerStreamId as ledgerStreamIdOf,
   SettlementTrigger,
 } from '@payouts/domain';
-import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
+import type { EventStore } from '@payouts/event-store';
+import { APP_CONFIG, CLOCK, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
 import { matureDue } from '../maturing/mature-due';
+import { environmentLedgers } from '../shared/environment-ledgers';
 import { FundsJobs, OpenSettlement } from '../shared/funds-jobs';
 import type { SettlementRail } from '../settlement-rail/settlement-rail.port';
 import { SETTLEMENT_RAIL } from '../settlement-rail/settlement-rail.port';
@@ -23,7 +25,7 @@ export type RunSettlement = StartedSettlement &
   ({ status: 'paid' | 'in_transit'; failureReason: null } | { status: 'failed'; failureReason: string });
 
 /**
- * Settlement runs (ARCHITECTURE 7): StartSettlement on every ledger of an environment, then each
+ * Settlement runs (docs/design.md#settlements): StartSettlement on every ledger of an environment, then each
  * started settlement paid through the settlement rail and its answer recorded. Used by the
  * operator's run-now and by the worker's daily run; the worker also completes any settlement a
  * crash left started (settlement_jobs), the rail answering a second ask with its first answer.
@@ -35,6 +37,7 @@ export class SettlementRuns {
 
   constructor(
     @Inject(SQL_CLIENT) db: SqlClient,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SETTLEMENT_RAIL) private readonly rail: SettlementRail,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,7 +80,7 @@ export class SettlementRuns {
     idOf: (ledgerStreamId: string) => string,
   ): Promise<RunSettlement[]> {
     const started: StartedSettlement[] = [];
-    for await (const ledgerStreamId of this.jobs.ledgers(environment)) {
+    for await (const ledgerStreamId of environmentLedgers(this.store, environment)) {
       // A run takes what has cleared by the time it runs, whether or not the maturing pass has
       // reached this ledger yet (its backlog is bounded per pass).
       await matureDue(this.commands, ledgerStreamId);

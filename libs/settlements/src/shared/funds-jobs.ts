@@ -1,9 +1,8 @@
 import type { SqlClient } from '@payouts/database';
-import { Environment, LEDGER_STREAM_TYPE, ledgerOwnerFromStreamId } from '@payouts/domain';
+import { Environment } from '@payouts/domain';
 
 /** Tiger style: every look at a work list is bounded; the next pass takes the rest. */
 export const FUNDS_JOBS_PER_PASS = 100;
-const LEDGERS_PER_PAGE = 500;
 
 export interface OpenSettlement {
   settlementId: string;
@@ -11,7 +10,7 @@ export interface OpenSettlement {
   amount: string;
 }
 
-/** The worker's reads of the funds work lists (migration 0022) and of the ledgers that exist. */
+/** The worker's reads of the funds work lists (migration 0022). */
 export class FundsJobs {
   constructor(private readonly db: SqlClient) {}
 
@@ -37,26 +36,6 @@ export class FundsJobs {
       ledgerStreamId: row.ledger_stream_id,
       amount: row.amount,
     }));
-  }
-
-  /**
-   * Every ledger of the environment, whatever its currency: the event store's streams of type
-   * 'ledger', read a page at a time in stream id order.
-   */
-  async *ledgers(environment: Environment): AsyncGenerator<string> {
-    let after = '';
-    for (;;) {
-      const { rows } = await this.db.query<{ stream_id: string }>(
-        `SELECT stream_id FROM event_streams WHERE stream_type = $1 AND stream_id > $2
-          ORDER BY stream_id LIMIT $3`,
-        [LEDGER_STREAM_TYPE, after, LEDGERS_PER_PAGE],
-      );
-      for (const { stream_id: streamId } of rows) {
-        if (ledgerOwnerFromStreamId(streamId)?.environment === environment) yield streamId;
-      }
-      if (rows.length < LEDGERS_PER_PAGE) return;
-      after = rows[rows.length - 1]!.stream_id;
-    }
   }
 
   /**

@@ -66,7 +66,7 @@ describe.each(testBackends())('checkout webhook intake on $name', (backend) => {
     });
     const relayed = (await h.store.readStream(orderStreamId(orderId))).events.map(toRelayedEvent);
     const ingest = (events = relayed) =>
-      h.database.db.transaction((tx) => ingestRelayedEvents(tx, events, (env) => h.clock.now(env)));
+      h.database.db.transaction((tx) => ingestRelayedEvents(tx, h.store, events, (env) => h.clock.now(env)));
     expect(await ingest()).toHaveLength(1);
     expect(await ingest()).toEqual([]);
     expect(await ingest([...relayed, ...relayed])).toEqual([]);

@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '@payouts/database';
+import type { EventStore } from '@payouts/event-store';
 import {
   Environment,
   evolveOrder,
@@ -13,7 +14,10 @@ import type { RelayedEvent } from '../transport/event-transport';
 import { checkoutWebhookBody, orderPaidEventId } from './checkout-webhook-body';
 import { PaidOrderEvent, storePaidOrderEvents } from './paid-order-events';
 
-/** The one order event that can become a checkout webhook (spec 6.1: once the payment is verified). */
+/**
+ * The one order event that can become a checkout webhook (once the payment is verified:
+ * docs/design.md#checkout-webhook).
+ */
 export const ORDER_PAID_EVENT_TYPE = 'OrderPaid';
 
 /**
@@ -25,6 +29,7 @@ export const ORDER_PAID_EVENT_TYPE = 'OrderPaid';
  */
 export async function ingestPaidOrders(
   tx: SqlQueryable,
+  store: EventStore,
   events: readonly RelayedEvent[],
   now: (environment: Environment) => Date,
 ): Promise<string[]> {
@@ -33,7 +38,7 @@ export async function ingestPaidOrders(
   );
   if (paid.length === 0) return [];
   const toStore: PaidOrderEvent[] = [];
-  for (const { event, state } of await foldRelayedStreams(tx, paid, ORDER_FOLDING)) {
+  for (const { event, state } of await foldRelayedStreams(store, tx, paid, ORDER_FOLDING)) {
     // The relay only publishes committed events, so the stream holds the OrderPaid it reports.
     if (state.status !== 'SUCCESS') {
       throw new Error(`${event.streamId} is ${state.status} at version ${event.streamVersion}, not SUCCESS`);

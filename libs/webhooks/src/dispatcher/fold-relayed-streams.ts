@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '@payouts/database';
+import type { EventStore } from '@payouts/event-store';
 import type { RelayedEvent } from '../transport/event-transport';
 
 /** How one aggregate is folded: its evolve, its start, and the schema versions this build reads. */
@@ -12,31 +13,33 @@ export interface StreamFolding<Event extends { type: string }, State> {
 /**
  * Each relayed event's aggregate as it was right after that event: its own stream read from the
  * event store up to the event's version and folded with the domain's evolve, so a webhook body is
- * the aggregate's own, whatever happened to the read models. One read for all the streams.
+ * the aggregate's own, whatever happened to the read models. One read per stream of the batch.
  */
 export async function foldRelayedStreams<Event extends { type: string }, State>(
+  store: EventStore,
   tx: SqlQueryable,
   relayed: readonly RelayedEvent[],
   folding: StreamFolding<Event, State>,
 ): Promise<{ event: RelayedEvent; state: State }[]> {
-  if (relayed.length === 0) return [];
-  const streamIds = [...new Set(relayed.map((event) => event.streamId))];
-  const { rows } = await tx.query<{
-    stream_id: string;
-    stream_version: number;
-    event_type: string;
-    schema_version: number;
-    data: unknown;
-  }>(
-    `SELECT stream_id, stream_version, event_type, schema_version, data FROM events
-      WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_version`,
-    [streamIds],
+  const upTo = new Map<string, number>();
+  for (const event of relayed) {
+    upTo.set(event.streamId, Math.max(upTo.get(event.streamId) ?? 0, event.streamVersion));
+  }
+  // One read per stream, inside the consumer's transaction (on the embedded database a read on
+  // another connection would wait for it), issued together so they share its round trips.
+  const streams = new Map(
+    await Promise.all(
+      [...upTo].map(
+        async ([streamId, toVersion]) =>
+          [streamId, (await store.readStream(streamId, { toVersion, within: tx })).events] as const,
+      ),
+    ),
   );
   return relayed.map((event) => {
     let state = folding.initial();
-    for (const row of rows) {
-      if (row.stream_id !== event.streamId || row.stream_version > event.streamVersion) continue;
-      state = folding.evolve(state, known(folding, row.event_type, row.schema_version, row.data));
+    for (const stored of streams.get(event.streamId) ?? []) {
+      if (stored.streamVersion > event.streamVersion) break;
+      state = folding.evolve(state, known(folding, stored.type, stored.schemaVersion, stored.data));
     }
     return { event, state };
   });

@@ -86,7 +86,7 @@ export function useCheckoutHarness(backend: TestBackend): CheckoutHarness {
       streamTypes: DISPATCHER_STREAM_TYPES,
       eventTypes: DISPATCHER_EVENT_TYPES,
       handler: async (events, tx) => {
-        await ingestRelayedEvents(tx, events, (environment) => clock.now(environment));
+        await ingestRelayedEvents(tx, store, events, (environment) => clock.now(environment));
       },
     });
   });
