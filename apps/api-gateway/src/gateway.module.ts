@@ -11,13 +11,11 @@ import { OperatorController } from './admin/operator.controller';
 import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { BalanceTransactionsRoute } from './funds/balance-transactions/balance-transactions.route';
-import { FundsQueries } from './funds/funds-queries';
 import { SettlementsRoute } from './funds/settlements/settlements.route';
 import { CheckoutAuthGuard } from './checkout/checkout-auth.guard';
 import { CreateOrderRoute } from './checkout/create-order/create-order.route';
 import { CheckoutReadsRoute } from './checkout/reads/checkout-reads.route';
 import { TestWebhookRoute } from './checkout/test-webhook/test-webhook.route';
-import { PayoutQueries } from './payouts/payout-queries';
 import { CancelPayoutRoute } from './payouts/cancel-payout/cancel-payout.route';
 import { ClaimLinkRoute } from './payouts/claim-link/claim-link.route';
 import { CreatePayoutRoute } from './payouts/create-payout/create-payout.route';
@@ -55,6 +53,6 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     PayoutWebhookController,
     CheckoutWebhookController,
   ],
-  providers: [PayoutAuthGuard, CheckoutAuthGuard, PayoutQueries, FundsQueries, ReturnUrlPolicy],
+  providers: [PayoutAuthGuard, CheckoutAuthGuard, ReturnUrlPolicy],
 })
 export class GatewayModule {}

@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CheckoutModule } from '@payouts/checkout';
+import { CheckoutModule, OrderExpiry } from '@payouts/checkout';
 import { ClaimsModule } from '@payouts/claims';
-import { PayoutRailModule } from '@payouts/payout-rail';
+import { PayoutRailModule, PayoutWorker } from '@payouts/payout-rail';
 import { PayoutsModule } from '@payouts/payouts';
-import { SettlementsModule } from '@payouts/settlements';
-import { FundsWorker } from './funds-worker';
-import { OrderExpiry } from './order-expiry';
-import { PayoutWorker } from './payout-worker';
+import { FundsWorker, SettlementsModule } from '@payouts/settlements';
 
 /**
  * Runs what time or the outside world triggers: sending confirmed payouts through the payout rail

@@ -6,6 +6,7 @@ export * from './redirect-session/start-redirect-session.command';
 export * from './ledger-admin/ledger-commands';
 export * from './payout-lifecycle/payout-lifecycle.commands';
 export * from './float/float.commands';
+export * from './reads/payout-queries';
 export * from './shared/identifiers';
 export * from './shared/merchant-reference-stream-id';
 export * from './shared/claim-link-tokens';

@@ -19,6 +19,7 @@ import {
   MarkAwaitingFloatHandler,
   RecordPayoutPaidHandler,
 } from './payout-lifecycle/payout-lifecycle.handlers';
+import { PayoutQueries } from './reads/payout-queries';
 import { StartRedirectSessionHandler } from './redirect-session/start-redirect-session.handler';
 import { ClaimLinkTokens } from './shared/claim-link-tokens';
 import { PayoutTransitions } from './shared/payout-transitions';
@@ -27,7 +28,7 @@ import { SealedAnswerUrls } from './shared/sealed-answer-urls';
 /**
  * Payout and ledger command handlers, one feature folder each, on the write path (WriteSideModule).
  * Exports ClaimLinkTokens and SealedAnswerUrls, both keyed from ENCRYPTION_KEY (or the key file of
- * the embedded start when it is unset).
+ * the embedded start when it is unset), and PayoutQueries, the payout endpoints' reads.
  */
 @Module({
   imports: [CqrsModule, WriteSideModule],
@@ -60,7 +61,8 @@ import { SealedAnswerUrls } from './shared/sealed-answer-urls';
     TopUpFloatHandler,
     ReserveFloatHandler,
     GetFloatHandler,
+    PayoutQueries,
   ],
-  exports: [ClaimLinkTokens, SealedAnswerUrls, WriteSideModule],
+  exports: [ClaimLinkTokens, SealedAnswerUrls, PayoutQueries, WriteSideModule],
 })
 export class PayoutsModule {}

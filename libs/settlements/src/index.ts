@@ -1,4 +1,7 @@
-/** The funds flow's write side: pricing, maturing, retained target, settlements and their rail. */
+/**
+ * The funds flow: pricing, maturing, retained target, settlements and their rail, the timed work
+ * that drives them (FundsWorker) and the funds reads (FundsQueries).
+ */
 export * from './settlements.module';
 export * from './pricing/account-pricing';
 export * from './maturing/mature-proceeds';
@@ -11,3 +14,5 @@ export * from './settlement-rail/settlement-rail.port';
 export * from './settlement-rail/simulated-settlement-rail';
 export * from './shared/funds-jobs';
 export * from './shared/funds-job-rows';
+export * from './reads/funds-queries';
+export * from './funds-worker';

@@ -5,6 +5,7 @@ import { SQL_CLIENT } from '@payouts/platform';
 import { WriteSideModule } from '@payouts/write-side';
 import { MatureProceedsHandler } from './maturing/mature-proceeds';
 import { PricingQueries, SetPricingHandler } from './pricing/account-pricing';
+import { FundsQueries } from './reads/funds-queries';
 import { SetRetainedTargetHandler } from './retained-target/set-retained-target';
 import { SETTLEMENT_RAIL } from './settlement-rail/settlement-rail.port';
 import { SettlementRailSettings, SimulatedSettlementRail } from './settlement-rail/simulated-settlement-rail';
@@ -14,7 +15,7 @@ import { SettlementRuns } from './settlement-run/settlement-runs';
 /**
  * The funds flow's commands on the write path (ARCHITECTURE 7): pricing, maturing, retained
  * target, settlements; the settlement rail (its simulator, the only adapter) and the runs that
- * use it. Needs the platform's InfrastructureModule (global).
+ * use it; FundsQueries, the funds reads. Needs the platform's InfrastructureModule (global).
  */
 @Module({
   imports: [CqrsModule, WriteSideModule],
@@ -37,7 +38,8 @@ import { SettlementRuns } from './settlement-run/settlement-runs';
     StartSettlementHandler,
     CompleteSettlementHandler,
     SettlementRuns,
+    FundsQueries,
   ],
-  exports: [SettlementRailSettings, SETTLEMENT_RAIL, PricingQueries, SettlementRuns],
+  exports: [SettlementRailSettings, SETTLEMENT_RAIL, PricingQueries, SettlementRuns, FundsQueries],
 })
 export class SettlementsModule {}

@@ -1,12 +1,11 @@
 import { Controller, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { VerificationCodeStore } from '@payouts/claims';
+import { RecipientFlow, VerificationCodeStore } from '@payouts/claims';
 import type { CodeCheck } from '@payouts/claims';
 import { MAILER } from '@payouts/mail';
 import type { Mailer } from '@payouts/mail';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { environmentOfRoute } from '../auth/request-environment';
-import { RecipientFlow } from './recipient-flow';
 import { RecipientPageFilter } from './recipient-page.filter';
 import { recipientActions, RecipientPageReplies } from './recipient-page-replies';
 

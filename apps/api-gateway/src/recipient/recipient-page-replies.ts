@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { originOf } from '@payouts/accounts';
+import { formExpired, LoadedPayout, RecipientFlow } from '@payouts/claims';
 import type { PageSession } from '@payouts/claims';
 import { Environment, Payout, ReceivingMethod } from '@payouts/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { maskEmail } from './mask-email';
 import { readCookie, SESSION_COOKIE, sessionCookie, setPageHeaders } from './page-headers';
-import { LoadedPayout, RecipientFlow } from './recipient-flow';
-import { formExpired } from './recipient-errors';
 import { chooseMethodPage, METHOD_LABELS, PayoutSummary, statusPage, verifyEmailPage } from './views/pages';
 
 export type Form = Record<string, string | undefined>;

@@ -1,10 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { linkNotFound, RecipientPageError } from '@payouts/claims';
 import type { Environment } from '@payouts/domain';
 import type { PageNotFound } from '@payouts/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { environmentOfRoute } from '../auth/request-environment';
 import { setPageHeaders } from './page-headers';
-import { linkNotFound, RecipientPageError } from './recipient-errors';
 import { problemPage } from './views/pages';
 
 /** Refusals on the recipient's pages are pages too: a clear message and the right status, never JSON. */

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import {
   RECEIVING_DETAILS_VAULT,
   ReceivingDetailsChangedError,
+  RecipientFlow,
   VerificationCodeStore,
 } from '@payouts/claims';
 import type { ReceivingDetailsVault } from '@payouts/claims';
@@ -17,7 +18,6 @@ import {
 import { ConfirmPayoutCommand } from '@payouts/payouts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { environmentOfRoute } from '../auth/request-environment';
-import { RecipientFlow } from './recipient-flow';
 import { RecipientPageFilter } from './recipient-page.filter';
 import { recipientActions, RecipientPageReplies, summary, withPayoutId } from './recipient-page-replies';
 import { STYLESHEET, STYLESHEET_PATH } from './views/layout';

@@ -1,16 +1,16 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ClaimsModule } from '@payouts/claims';
+import { ClaimsModule, MERCHANT_NAMES, RecipientFlow } from '@payouts/claims';
 import { MailModule } from '@payouts/mail';
 import { PayoutsModule } from '@payouts/payouts';
 import { answerNotFoundOnPages } from '@payouts/platform';
 import type { FastifyInstance } from 'fastify';
 import { GatewayAccountsModule } from '../accounts.module';
+import { ACCOUNTS } from '../gateway.tokens';
 import { DevMailboxController } from './dev-mailbox.controller';
 import { EmailVerificationController } from './email-verification.controller';
 import { registerFormParser } from './form-body';
-import { RecipientFlow } from './recipient-flow';
 import { recipientPageNotFound } from './recipient-page.filter';
 import { RecipientPageReplies } from './recipient-page-replies';
 import { RecipientPagesController } from './recipient-pages.controller';
@@ -19,7 +19,8 @@ import { RecipientPagesController } from './recipient-pages.controller';
 @Module({
   imports: [CqrsModule, PayoutsModule, ClaimsModule, MailModule, GatewayAccountsModule],
   controllers: [RecipientPagesController, EmailVerificationController, DevMailboxController],
-  providers: [RecipientFlow, RecipientPageReplies],
+  // The flow names the paying merchant through the gateway's one AccountsRepository.
+  providers: [{ provide: MERCHANT_NAMES, useExisting: ACCOUNTS }, RecipientFlow, RecipientPageReplies],
 })
 export class RecipientPagesModule implements OnModuleInit {
   constructor(private readonly http: HttpAdapterHost) {}

@@ -4,9 +4,9 @@ import type { IdempotencyHold } from '@payouts/idempotency';
 import type { PayoutAccessResult } from '../shared/payout-access';
 
 /**
- * Get or rotate a link payout's claim link (spec 4.2). Without rotate nothing is written and the
- * payout is returned (showing its current link again is the caller's: ClaimLinkTokens); with
- * rotate a new link is issued.
+ * Get or rotate a link payout's claim link (`POST /api/payout/{payout_id}/link`). Without rotate
+ * nothing is written and the payout is returned (showing its current link again is the caller's:
+ * ClaimLinkTokens); with rotate a new link is issued.
  */
 export class IssueClaimLinkCommand extends Command<PayoutAccessResult> {
   constructor(

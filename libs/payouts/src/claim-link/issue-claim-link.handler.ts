@@ -14,8 +14,9 @@ import { SealedAnswerUrls } from '../shared/sealed-answer-urls';
 import { IssueClaimLinkCommand } from './issue-claim-link.command';
 
 /**
- * Get or Rotate Claim Link (spec 4.2). With the request's key, the answer (the link, sealed in
- * the stored copy: kept 30 days, it must not hold a working link in clear) commits with it.
+ * Get or Rotate Claim Link (`POST /api/payout/{payout_id}/link`). With the request's key, the
+ * answer (the link, sealed in the stored copy: kept 30 days, it must not hold a working link in
+ * clear) commits with it.
  */
 @CommandHandler(IssueClaimLinkCommand)
 export class IssueClaimLinkHandler
@@ -70,8 +71,9 @@ export class IssueClaimLinkHandler
   }
 
   /**
-   * The payout's current claim link again (spec 4.2, rule 1), derived from its link id; a link
-   * another key issued (ENCRYPTION_KEY changed since) cannot be, and is rotated instead.
+   * The payout's current claim link again (docs/design.md#delivery-links-and-expiry), derived from
+   * its link id; a link another key issued (ENCRYPTION_KEY changed since) cannot be, and is rotated
+   * instead.
    */
   private linkShownAgain(payout: PayoutState): { token: string; expiresAt: string } {
     const shown = payout.status !== 'none' && payout.delivery === 'link' ? payout : null;

@@ -172,7 +172,7 @@ export class CreatePayoutHandler
             MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
           }),
         ],
-        // payout_url is returned once; a replay carries null (spec 4.2, rule 1).
+        // payout_url is returned once; a replay carries null (docs/design.md#idempotency).
         rows: input.hold
           ? [answerRow(input.hold, 201, createPayoutResponse(payout, null, accessExpiresAt))]
           : [],

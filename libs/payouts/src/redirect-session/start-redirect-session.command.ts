@@ -3,7 +3,10 @@ import { Environment } from '@payouts/domain';
 import type { IdempotencyHold } from '@payouts/idempotency';
 import type { PayoutAccessResult } from '../shared/payout-access';
 
-/** A fresh one-time handoff for a redirect payout (spec 4.2 Create Redirect Session). */
+/**
+ * A fresh one-time handoff for a redirect payout (Create Redirect Session,
+ * docs/design.md#delivery-links-and-expiry).
+ */
 export class StartRedirectSessionCommand extends Command<PayoutAccessResult> {
   constructor(
     readonly accountId: string,

@@ -13,8 +13,9 @@ import { SealedAnswerUrls } from '../shared/sealed-answer-urls';
 import { StartRedirectSessionCommand } from './start-redirect-session.command';
 
 /**
- * Create Redirect Session (spec 4.2). With the request's key, the answer (its URL sealed in the
- * stored copy, like a claim link's; the handoff still works only once) commits with it.
+ * Create Redirect Session (`POST /api/payout/{payout_id}/session`). With the request's key, the
+ * answer (its URL sealed in the stored copy, like a claim link's; the handoff still works only
+ * once) commits with it.
  */
 @CommandHandler(StartRedirectSessionCommand)
 export class StartRedirectSessionHandler

@@ -15,7 +15,8 @@ const KEY_INFO = 'payouts/claim-links/v1';
  * again: nothing stores the token, not even encrypted.
  *
  * A token this key did not issue (the key was changed since) is not derived again: the hash tells,
- * and the link cannot be shown again until it is rotated (spec 4.2, `link_unavailable`).
+ * and the link cannot be shown again until it is rotated (`link_unavailable`,
+ * docs/design.md#delivery-links-and-expiry).
  */
 export class ClaimLinkTokens {
   readonly #key: Buffer;

@@ -16,7 +16,7 @@ export function payoutUrl(
 
 /**
  * The fields every payout answer starts with: identity, status and money. Answers add theirs with
- * Object.assign, not a spread (README, Architecture: allocation on the hot path).
+ * Object.assign, not a spread (docs/performance.md#allocation-on-the-hot-path).
  */
 function payoutCore(payout: ExistingPayout) {
   return {
@@ -31,7 +31,7 @@ function payoutCore(payout: ExistingPayout) {
   };
 }
 
-/** Create Payout's response (spec 4.2). */
+/** Create Payout's response (`POST /api/payout/create`). */
 export function createPayoutResponse(
   payout: ExistingPayout,
   url: string | null,
@@ -44,7 +44,7 @@ export function createPayoutResponse(
   });
 }
 
-/** The merchant view (spec 2.2) straight from the aggregate, for commands that return a payout. */
+/** The merchant view (as Get Payout) straight from the aggregate, for commands that return a payout. */
 export function payoutMerchantView(payout: ExistingPayout) {
   return Object.assign(payoutCore(payout), {
     merchant_reference: payout.merchantReference,
@@ -62,7 +62,10 @@ export function payoutMerchantView(payout: ExistingPayout) {
   });
 }
 
-/** Handoffs last 10 minutes (spec 8); used to rebuild a redirect payout's first deadline. */
+/**
+ * Handoffs last 10 minutes (docs/design.md#delivery-links-and-expiry); used to rebuild a redirect
+ * payout's first deadline.
+ */
 const HANDOFF_MS = 10 * 60 * 1000;
 
 /**

@@ -9,7 +9,7 @@ const SEALED = 'sealed_url';
  * A claim link or handoff URL inside a stored idempotent answer (kept 30 days): stored encrypted
  * with the installation's key, the field and payout in the associated data, so the answer store
  * never holds a working link in clear; opened again when the answer is replayed, so a retry whose
- * first answer was lost gets the same URL (ARCHITECTURE 3: a replay answers the stored body).
+ * first answer was lost gets the same URL (docs/design.md#idempotency: a replay answers the stored body).
  */
 export class SealedAnswerUrls {
   readonly #box: SecretBox;

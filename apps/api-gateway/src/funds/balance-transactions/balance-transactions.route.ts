@@ -2,12 +2,12 @@ import { Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { API_DATE_FORMS, API_DATE_PATTERN } from '@payouts/http';
 import { TRANSACTION_TYPES } from '@payouts/read-models';
+import { FundsQueries, TransactionFilters } from '@payouts/settlements';
 import { Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
 import { QueryParams } from '../../list-queries/query-params';
 import { ApiErrors } from '../../openapi/decorators';
 import { ListBalanceTransactionsResponse, SETTLEMENT_ID_PATTERN_TEXT } from '../../openapi/funds.schemas';
-import { FundsQueries, TransactionFilters } from '../funds-queries';
 import { CURRENCY, FundsRoutes, SETTLEMENT_ID } from '../funds-routes';
 
 /** The merchant's balance transactions: every money movement of its ledgers, newest first. */

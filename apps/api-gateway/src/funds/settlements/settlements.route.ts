@@ -1,9 +1,10 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import { ApiError } from '@payouts/http';
+import { FundsQueries, SettlementFilters } from '@payouts/settlements';
 import { Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
-import { QueryParams } from '../../list-queries/query-params';
+import { LIST_MAX_LIMIT, QueryParams } from '../../list-queries/query-params';
 import { ApiErrors } from '../../openapi/decorators';
 import {
   ListSettlementsResponse,
@@ -11,7 +12,6 @@ import {
   SETTLEMENT_STATUSES,
   SettlementWithTransactions,
 } from '../../openapi/funds.schemas';
-import { FundsQueries, SettlementFilters } from '../funds-queries';
 import { CURRENCY, FundsRoutes, SETTLEMENT_ID } from '../funds-routes';
 
 export function parseSettlementsQuery(query: Record<string, unknown>): SettlementFilters {
@@ -63,6 +63,6 @@ export class SettlementsRoute {
   get(@Principal() principal: PayoutPrincipal, @Param('settlement_id') settlementId: string) {
     // A malformed id cannot name a settlement: 404 like any unknown one.
     if (!SETTLEMENT_ID.test(settlementId)) throw new ApiError(404, 'not_found', 'no such settlement');
-    return this.queries.settlement(principal.accountId, principal.environment, settlementId);
+    return this.queries.settlement(principal.accountId, principal.environment, settlementId, LIST_MAX_LIMIT);
   }
 }

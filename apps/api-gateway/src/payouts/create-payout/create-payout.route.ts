@@ -11,6 +11,7 @@ import {
   createResponseFromView,
   newPayoutId,
   payoutUrl,
+  PayoutQueries,
 } from '@payouts/payouts';
 import { APP_CONFIG } from '@payouts/platform';
 import { WritePath } from '@payouts/write-side';
@@ -27,7 +28,6 @@ import {
   REPLAYED_HEADER,
 } from '../../openapi/decorators';
 import { CreatePayoutResponse } from '../../openapi/payout.schemas';
-import { PayoutQueries } from '../payout-queries';
 import { PayoutRoutes, send } from '../payout-routes';
 import { acceptedCommonCreateBody } from './common-create-body';
 import { CreatePayoutDto } from './create-payout.dto';
@@ -51,7 +51,7 @@ async function validCreateBody(body: unknown): Promise<CreatePayoutDto> {
   );
 }
 
-/** Create Payout (spec 4.2): the route of the create-payout feature. */
+/** Create Payout (`POST /api/payout/create`): the route of the create-payout feature. */
 @PayoutRoutes()
 export class CreatePayoutRoute {
   constructor(
@@ -111,7 +111,8 @@ export class CreatePayoutRoute {
       resourceId: newPayoutId(),
       firstAttemptUnclaimed: true,
     };
-    // The guard's refusal (scope, approval, switch) stays the refusal of this key (spec 4.2, rule 4).
+    // The guard's refusal (scope, approval, switch) stays the refusal of this key
+    // (docs/design.md#idempotency).
     if (principal.refusal) {
       await this.idempotent.keepRefusal(request, principal.refusal);
       throw principal.refusal;
@@ -121,7 +122,7 @@ export class CreatePayoutRoute {
     this.writes.refuseIfOverloaded(ledgerStreamId(principal.accountId, principal.environment));
     const result = await this.idempotent.handle(request, async (hold) => {
       // Validated after the key: a body the rules refuse is a rejected create, kept for its key
-      // like any other (spec 4.2, rule 4), and a request without a key hears about the key first.
+      // like any other (docs/design.md#idempotency), and a request without a key hears about the key first.
       const body = await validCreateBody(rawBody);
       if (hold.retryOfUnresolved) {
         // The earlier attempt may have written the payout: return it rather than create a second.

@@ -1,8 +1,11 @@
 import { PAYOUT_STATUSES, PAYOUT_TEXT_LIMITS } from '@payouts/domain';
+import type { ListFilters } from '@payouts/payouts';
 import { QueryParams } from '../../list-queries/query-params';
-import { ListFilters } from '../payout-queries';
 
-/** List Payouts' query (spec 4.2): every filter validated; `limit` above 200 is capped, not refused. */
+/**
+ * List Payouts' query (`GET /api/payout/list`): every filter validated; `limit` above 200 is
+ * capped, not refused.
+ */
 export function parseListQuery(query: Record<string, unknown>): ListFilters {
   const params = new QueryParams(query, ['merchant_reference', 'customer_id', 'status', 'since', 'until']);
   const status = params.oneOf('status', PAYOUT_STATUSES);

@@ -2,6 +2,7 @@ import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import { PAYOUT_STATUSES } from '@payouts/domain';
 import { API_DATE_FORMS, API_DATE_PATTERN } from '@payouts/http';
+import { PayoutQueries } from '@payouts/payouts';
 import { PrefetchedBesideCredential, Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
 import { ApiErrors, ApiPayoutIdParam } from '../../openapi/decorators';
@@ -11,11 +12,11 @@ import {
   ListPayoutsResponse,
   PayoutMerchantView,
 } from '../../openapi/payout.schemas';
-import { PayoutQueries } from '../payout-queries';
+import { PAYOUT_ID } from '../payout-id';
 import { PayoutRoutes } from '../payout-routes';
 import { parseListQuery } from './list-query';
 
-/** List Payouts, Get Payout Balance and Get Payout (spec 4.2): the payout reads. */
+/** List Payouts, Get Payout Balance and Get Payout (`GET /api/payout/...`): the payout reads. */
 @PayoutRoutes()
 @ApiExtraModels(BalanceResponse, BalanceUnavailableResponse)
 export class PayoutReadsRoute {
@@ -78,7 +79,13 @@ export class PayoutReadsRoute {
   @ApiErrors({ 404: [] })
   @PrefetchedBesideCredential<PayoutQueries>({
     provider: PayoutQueries,
-    start: (queries, params) => queries.prefetchView(params['payout_id']),
+    start: (queries, params) => {
+      const payoutId = params['payout_id'];
+      // A malformed id cannot name a payout: nothing to read, and 404 like any unknown one.
+      return payoutId !== undefined && PAYOUT_ID.test(payoutId)
+        ? queries.prefetchView(payoutId)
+        : Promise.resolve(null);
+    },
   })
   get(@Principal() principal: PayoutPrincipal) {
     return this.queries.ownView(principal.prefetched, principal.accountId, principal.environment);

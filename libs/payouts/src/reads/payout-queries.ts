@@ -14,7 +14,6 @@ import {
   toPayoutMerchantView,
 } from '@payouts/read-models';
 import type { OwnedPayoutView, PayoutMerchantView, ReadModelClient } from '@payouts/read-models';
-import { PAYOUT_ID } from './payout-id';
 
 export interface ListFilters {
   merchantReference?: string;
@@ -44,11 +43,12 @@ export class PayoutQueries {
     this.views = new PayoutViewsById(db.reads);
   }
 
-  /** Get Payout's read, by id alone, started before the caller is known (PrefetchedBesideCredential). */
-  prefetchView(payoutId: string | undefined): Promise<OwnedPayoutView | null> {
-    return payoutId !== undefined && PAYOUT_ID.test(payoutId)
-      ? this.views.find(payoutId)
-      : Promise.resolve(null);
+  /**
+   * Get Payout's read, by id alone, started before the caller is known (the gateway's
+   * PrefetchedBesideCredential), for an id already checked to be a payout id.
+   */
+  prefetchView(payoutId: string): Promise<OwnedPayoutView | null> {
+    return this.views.find(payoutId);
   }
 
   /** The prefetched payout if it is this account's and environment's; 404 otherwise. */

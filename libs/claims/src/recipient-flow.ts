@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import {
   DomainError,
@@ -11,19 +10,28 @@ import {
   Payout,
   payoutStreamId,
 } from '@payouts/domain';
-import type { EventStore, RecordedEvent } from '@payouts/event-store';
+import type { EventStore } from '@payouts/event-store';
 import { ConsumeRedirectHandoffCommand, payoutIdOfAccessToken, sha256Hex } from '@payouts/payouts';
-import { PageSessionStore } from '@payouts/claims';
-import type { PageSession } from '@payouts/claims';
 import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE } from '@payouts/platform';
-import { ACCOUNTS } from '../gateway.tokens';
+import { loadAggregate } from '@payouts/write-side';
+import { PageSessionStore } from './page-session-store';
+import type { PageSession } from './page-session-store';
 import { handoffUnusable, linkNotFound, linkReplaced, sessionEnded } from './recipient-errors';
 
-/** A payout as the pages see it, with the events it was folded from and who is paying it. */
+/** Who pays a payout, by account: the paying merchant's account name, or null without one. */
+export interface MerchantNames {
+  accountName(accountId: string): Promise<string | null>;
+}
+
+/** Nest token of the MerchantNames the flow reads (the app binds its AccountsRepository to it). */
+export const MERCHANT_NAMES = Symbol('MERCHANT_NAMES');
+
+/** A payout as the pages see it, the stream version it was folded at, and who is paying it. */
 export interface LoadedPayout {
   payout: Payout;
-  events: RecordedEvent[];
+  /** The payout stream's version the state was folded at: the events issuedBefore looks through. */
+  version: number;
   /** The paying merchant's account name, as the operator gave it (shown escaped, as text). */
   merchantName: string;
 }
@@ -34,7 +42,7 @@ const UNKNOWN_MERCHANT = 'The sender';
 /**
  * The rules of getting in: which link or handoff opens which payout, and whether a browser's
  * session still belongs to the payout's current link or redirect session. Rotation of a link or a
- * newer redirect session ends every session of the old one (spec 3.2, session and link rules).
+ * newer redirect session ends every session of the old one (README.md, "The recipient's side").
  */
 @Injectable()
 export class RecipientFlow {
@@ -42,7 +50,7 @@ export class RecipientFlow {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    @Inject(MERCHANT_NAMES) private readonly merchants: MerchantNames,
     private readonly sessions: PageSessionStore,
     private readonly commands: CommandBus,
   ) {}
@@ -56,17 +64,22 @@ export class RecipientFlow {
     return this.config.publicBaseUrl.startsWith('https://');
   }
 
+  /**
+   * Loaded the way every payout command loads it (loadAggregate with the payout's evolve), read
+   * whole from the store rather than through the aggregate cache: a page never acts on a state
+   * that may be behind.
+   */
   async load(payoutId: string, environment: Environment): Promise<LoadedPayout | null> {
-    const { events } = await this.store.readStream(payoutStreamId(payoutId));
-    const state = events.reduce(
-      (acc, event) =>
-        evolvePayout(acc, { type: event.type, data: event.data } as Parameters<typeof evolvePayout>[1]),
+    const { state, version } = await loadAggregate(
+      this.store,
+      payoutStreamId(payoutId),
+      evolvePayout,
       initialPayoutState(),
     );
     // A payout of the other environment does not exist under this prefix.
     if (state.status === 'none' || state.environment !== environment) return null;
-    const merchantName = (await this.accounts.accountName(state.accountId)) ?? UNKNOWN_MERCHANT;
-    return { payout: state, events, merchantName };
+    const merchantName = (await this.merchants.accountName(state.accountId)) ?? UNKNOWN_MERCHANT;
+    return { payout: state, version, merchantName };
   }
 
   /**
@@ -83,7 +96,7 @@ export class RecipientFlow {
     if (payout.delivery !== 'link') throw linkNotFound();
     const tokenHash = sha256Hex(token);
     if (!payout.currentLink || !sameHash(payout.currentLink.tokenHash, tokenHash)) {
-      throw issuedBefore(loaded.events, tokenHash) ? linkReplaced() : linkNotFound();
+      throw (await this.issuedBefore(loaded, tokenHash)) ? linkReplaced() : linkNotFound();
     }
     const now = this.now(environment);
     if (payout.status !== 'awaiting_choice' || now >= new Date(payout.payoutExpiresAt)) {
@@ -107,7 +120,7 @@ export class RecipientFlow {
     const tokenHash = sha256Hex(token);
     const session = payout.currentSession;
     if (!session || !sameHash(session.tokenHash, tokenHash)) {
-      throw issuedBefore(loaded.events, tokenHash) ? handoffUnusable() : linkNotFound();
+      throw (await this.issuedBefore(loaded, tokenHash)) ? handoffUnusable() : linkNotFound();
     }
     try {
       await this.commands.execute(new ConsumeRedirectHandoffCommand(payout.payoutId, session.sessionId));
@@ -118,7 +131,7 @@ export class RecipientFlow {
     return this.sessions.create({
       payoutId: payout.payoutId,
       accessId: session.sessionId,
-      // The merchant authenticated this customer before redirecting (spec 1): nothing to verify.
+      // The merchant authenticated this customer before redirecting: nothing to verify.
       verified: true,
       payoutExpiresAt: new Date(payout.payoutExpiresAt),
       now: this.now(environment),
@@ -159,19 +172,25 @@ export class RecipientFlow {
     if (!loaded) throw linkNotFound();
     return loaded;
   }
+
+  /**
+   * Whether this token was once a link or handoff of the payout (so: replaced or used, not
+   * unknown), among the events the loaded state was folded from. Only a token that is not the
+   * current one asks, so only a refusal reads the stream a second time.
+   */
+  private async issuedBefore(loaded: LoadedPayout, tokenHash: string): Promise<boolean> {
+    const { events } = await this.store.readStream(payoutStreamId(loaded.payout.payoutId));
+    return events.some(
+      (event) =>
+        event.streamVersion <= loaded.version &&
+        (event.type === 'ClaimLinkIssued' || event.type === 'RedirectSessionStarted') &&
+        sameHash((event.data as { tokenHash: string }).tokenHash, tokenHash),
+    );
+  }
 }
 
 function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/** Whether this token was once a link or handoff of the payout (so: replaced or used, not unknown). */
-function issuedBefore(events: RecordedEvent[], tokenHash: string): boolean {
-  return events.some(
-    (event) =>
-      (event.type === 'ClaimLinkIssued' || event.type === 'RedirectSessionStarted') &&
-      sameHash((event.data as { tokenHash: string }).tokenHash, tokenHash),
-  );
 }

@@ -1,8 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { ReceivingDetailsVault } from '@payouts/claims';
 import type { EventStore } from '@payouts/event-store';
-import type { PayoutRail } from '@payouts/payout-rail';
 import { FailPayoutCommand, FlagForReviewCommand, RecordPayoutPaidCommand } from '@payouts/payouts';
+import type { PayoutRail } from '../payout-rail.port';
 import { loadPayout } from './load-payout';
 import type { PayoutJob } from './payout-jobs';
 

@@ -5,12 +5,14 @@ import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { Environment } from '@payouts/domain';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
-import { FundsJobs, matureDue, SettlementRuns } from '@payouts/settlements';
+import { matureDue } from './maturing/mature-due';
+import { SettlementRuns } from './settlement-run/settlement-runs';
+import { FundsJobs } from './shared/funds-jobs';
 
 const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 
 /**
- * The funds flow's timed work (ARCHITECTURE 7), every WORKER_POLL_MS, on each environment's clock
+ * The funds flow's timed work (docs/balance.md), every WORKER_POLL_MS, on each environment's clock
  * (so advancing the sandbox clock hurries the sandbox):
  * 1. maturing: ledgers whose soonest pending payment is due (funds_maturing, written with the
  *    ledger's own appends) get MatureProceeds until nothing due is left;

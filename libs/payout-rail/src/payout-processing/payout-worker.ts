@@ -14,8 +14,6 @@ import {
 } from '@payouts/domain';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
 import { IdempotencyStore } from '@payouts/idempotency';
-import type { PayoutRail } from '@payouts/payout-rail';
-import { PAYOUT_RAIL } from '@payouts/payout-rail';
 import {
   ExpirePayoutCommand,
   MarkAwaitingFloatCommand,
@@ -24,6 +22,8 @@ import {
 } from '@payouts/payouts';
 import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { PAYOUT_RAIL } from '../payout-rail.port';
+import type { PayoutRail } from '../payout-rail.port';
 import { IdempotencyPurge } from './idempotency-purge';
 import { loadPayout } from './load-payout';
 import { applyToJobs, PAYOUT_JOBS_SUBSCRIPTION_ID, PayoutJob, PayoutJobs } from './payout-jobs';
@@ -48,7 +48,7 @@ const MAX_BACKOFF_MS = 60_000;
  *    held for review (review_required until the operator decides);
  * 3. expiry: unclaimed payouts whose payout_expires_at the environment's clock has reached;
  * 4. at start and then hourly, the purge of idempotency keys first used more than
- *    IDEMPOTENCY_RETENTION_DAYS ago (ARCHITECTURE 3: kept 30 days).
+ *    IDEMPOTENCY_RETENTION_DAYS ago.
  *
  * Nothing here is remembered only in memory: a restart, or a kill in the middle of a send, picks
  * up from the job rows, and because the rail answers a second send of the same payout with the

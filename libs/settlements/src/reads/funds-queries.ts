@@ -4,9 +4,10 @@ import { ApiError } from '@payouts/http';
 import { READ_MODELS } from '@payouts/platform';
 import { toBalanceTransactionView, toSettlementView } from '@payouts/read-models';
 import type { ReadModelClient } from '@payouts/read-models';
-import { LIST_MAX_LIMIT, Page } from '../list-queries/query-params';
 
-export interface TransactionFilters extends Page {
+export interface TransactionFilters {
+  limit: number;
+  offset: number;
   type?: string;
   currency?: string;
   since?: Date;
@@ -14,7 +15,9 @@ export interface TransactionFilters extends Page {
   settlementId?: string;
 }
 
-export interface SettlementFilters extends Page {
+export interface SettlementFilters {
+  limit: number;
+  offset: number;
   status?: string;
   currency?: string;
 }
@@ -77,11 +80,16 @@ export class FundsQueries {
   }
 
   /**
-   * One settlement with the balance transactions it covers: the newest LIST_MAX_LIMIT of them
-   * (a page like every list's) and how many there are; the rest page through
-   * GET /api/balance/transactions?settlement_id=.
+   * One settlement with the balance transactions it covers: the newest `transactionsShown` of them
+   * (the API gives its largest page, like every list's) and how many there are; the rest page
+   * through GET /api/balance/transactions?settlement_id=.
    */
-  async settlement(accountId: string, environment: Environment, settlementId: string) {
+  async settlement(
+    accountId: string,
+    environment: Environment,
+    settlementId: string,
+    transactionsShown: number,
+  ) {
     const row = await this.readModels.settlement.findUnique({ where: { id: settlementId } });
     // Another account's or environment's settlement is indistinguishable from no settlement.
     if (!row || row.accountId !== accountId || row.environment !== environment) {
@@ -93,7 +101,7 @@ export class FundsQueries {
       this.readModels.balanceTransaction.findMany({
         where,
         orderBy: NEWEST_FIRST,
-        take: LIST_MAX_LIMIT,
+        take: transactionsShown,
       }),
     ]);
     return {
