@@ -1,5 +1,5 @@
 'use strict';
-// Test levels by file name (ARCHITECTURE 5): *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
+// Test levels by file name (docs/design.md#tests): *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
 // JEST_LEVEL picks the levels to run; `npm test` runs all three on embedded PGlite.
 const path = require('path');
 

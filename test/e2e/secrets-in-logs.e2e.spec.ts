@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApp, stop, waitFor200 } from './spawn-app';
 
-/** ARCHITECTURE 2.6: tokens and secrets never reach a log line, even at the most verbose level. */
+/**
+ * docs/design.md#invariants (6): tokens and secrets never reach a log line, even at the most
+ * verbose level.
+ */
 describe('the logs', () => {
   it('never contain the operator token, admin tokens, credentials, API secrets or claim-link tokens', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'payouts-logs-'));

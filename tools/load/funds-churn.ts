@@ -13,7 +13,7 @@ import { MatureProceedsCommand, SettlementRuns, SettlementsModule } from '@payou
  * One of several processes moving one account's money at once, every kind of command interleaved:
  * checkout orders paid (USD and EUR), payouts created and cancelled, proceeds matured, settlement
  * runs (the operator's run-now) and their completion. The funds-flow concurrency test starts
- * several on one PostgreSQL database, then checks the conservation equations of ARCHITECTURE 7.
+ * several on one PostgreSQL database, then checks the conservation equations (docs/design.md#conservation).
  * Usage: node dist/tools/load/funds-churn.js <account_id> <credential_id> <seed> <steps>
  * Prints {"done":{"<kind>":N},"refused":{"<code>":N}}. Configured like the apps (DATABASE_URL,
  * ENCRYPTION_KEY).

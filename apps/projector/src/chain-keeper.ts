@@ -5,7 +5,7 @@ import type { EventStore, FeedSubscription } from '@payouts/event-store';
 import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
 
 /**
- * Keeps the tamper-evidence chain (ARCHITECTURE 8, docs/audit.md) when the read-model projector
+ * Keeps the tamper-evidence chain (docs/design.md#chain, docs/audit.md) when the read-model projector
  * cannot: the projector links each batch it reads (`chainAlongside`) once the chain has reached
  * it, and this subscription, with its own checkpoint, links what comes before (a database
  * upgraded to the chain, a chain that stopped on a failure). It looks rarely, since the projector

@@ -1,4 +1,4 @@
-// Accounts, per-environment settings and credentials (ARCHITECTURE 3 and 4). Framework-free.
+// Accounts, per-environment settings and credentials (docs/design.md#credentials-and-scopes). Framework-free.
 export type { Environment, CredentialKind, PayoutScope } from './tokens';
 export { parseTokenPrefix } from './tokens';
 export { normaliseOrigin, originOf } from './origins';

@@ -13,8 +13,9 @@ export const CREDENTIAL_KINDS: readonly CredentialKind[] = ['checkout', 'payout'
 type TokenKind = CredentialKind | 'admin';
 
 /**
- * Readable prefixes (ARCHITECTURE 3): the kind and environment of a token are known before any
- * look-up, so `wrong_environment` and `wrong_credential_kind` cost nothing. The sandbox is "test".
+ * Readable prefixes (docs/design.md#credentials-and-scopes): the kind and environment of a token
+ * are known before any look-up, so `wrong_environment` and `wrong_credential_kind` cost nothing.
+ * The sandbox is "test".
  */
 const PREFIXES: readonly { prefix: string; kind: TokenKind; environment: Environment | null }[] = [
   { prefix: 'pk_live_', kind: 'payout', environment: 'production' },

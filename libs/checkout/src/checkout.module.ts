@@ -16,7 +16,7 @@ import { CheckoutPageTokens } from './shared/checkout-page-tokens';
 import { OrderIds } from './shared/order-ids';
 
 /**
- * Checkout orders (ARCHITECTURE 6): the order commands on the write path, their queries, the
+ * Checkout orders (docs/design.md#checkout): the order commands on the write path, their queries, the
  * order ids, the hosted pages' tokens (keyed from ENCRYPTION_KEY) and the acquirer (its simulator).
  */
 @Module({

@@ -42,7 +42,7 @@ export interface AppConfig {
    * least let in while pressure is young (a burst) whatever the measured limit (at most `max`).
    */
   commandsInFlight: { initial: number; min: number; max: number; burst: number };
-  /** Checkout orders (ARCHITECTURE 6): lifetime, amount bounds and the card method's regions. */
+  /** Checkout orders (docs/design.md#checkout): lifetime, amount bounds and the card method's regions. */
   checkout: { orderTtlMs: number; minAmount: string; maxAmount: string; cardRegions: readonly string[] };
   /** SMTP server for e-mail (`smtp://` or `smtps://`, credentials in the URL); unset: the development mailbox folder. */
   smtpUrl: string | undefined;
@@ -55,7 +55,7 @@ export interface AppConfig {
   devMailbox: boolean;
   /** Kafka for the relay and the webhook dispatcher; unset (no KAFKA_BROKERS): the in-process transport. */
   kafka: KafkaConfig | undefined;
-  /** Payout webhook delivery (spec 6.2). */
+  /** Payout webhook delivery (docs/design.md#payout-webhooks). */
   webhooks: WebhookConfig;
 }
 

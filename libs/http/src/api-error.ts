@@ -1,5 +1,5 @@
 /**
- * Every error the API answers, in one body (ARCHITECTURE 3):
+ * Every error the API answers, in one body (docs/design.md#error-body):
  * {"error":{"code":"<code>","message":"<human text>","param":"<field, if any>"}}
  */
 export interface ApiErrorBody {

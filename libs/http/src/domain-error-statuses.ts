@@ -1,8 +1,8 @@
 import { DomainErrorCode } from '@payouts/domain';
 
 /**
- * HTTP status of each domain refusal: the spec's where it gives one (section 7), ARCHITECTURE 3
- * where it says "not stated". Codes the merchant must never see under their own name are renamed.
+ * HTTP status of each domain refusal, as docs/design.md#error-codes-and-statuses lists them. Codes
+ * the merchant must never see under their own name are renamed.
  */
 export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code?: string }> = {
   invalid_amount: { status: 400 },
@@ -13,7 +13,7 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code
   exposure_limit_exceeded: { status: 422 },
   customer_pending_limit: { status: 422 },
   // The account's ledger has no fee or limits yet. Get Payout Balance then answers `available: null`
-  // with a reason, and spec 4.2 pairs that answer with balance_unavailable on Create.
+  // with a reason, and Create Payout answers balance_unavailable then (docs/design.md#errors).
   limits_not_configured: { status: 409, code: 'balance_unavailable' },
   reservation_not_found: { status: 404, code: 'not_found' },
   payout_already_exists: { status: 409 },
@@ -29,7 +29,7 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, { status: number; code
   not_yet_expired: { status: 409 },
   // The worker's own refusal (the payout waits for a float top-up); no endpoint answers it.
   float_insufficient: { status: 409 },
-  // Checkout (ARCHITECTURE 6): an order the caller cannot see is not found, whoever owns it.
+  // Checkout (docs/design.md#queries): an order the caller cannot see is not found, whoever owns it.
   not_found: { status: 404 },
   unsupported_currency: { status: 400 },
   method_not_available: { status: 403 },

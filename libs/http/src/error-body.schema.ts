@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** The inner object of every error (ARCHITECTURE 3). */
+/** The inner object of every error (docs/design.md#error-body). */
 export class ErrorDetail {
   @ApiProperty({ description: 'Machine-readable error code', example: 'invalid_request' })
   code!: string;

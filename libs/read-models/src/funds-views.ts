@@ -8,7 +8,7 @@ export interface RunningBalances {
   merchant_settlement_holds: string;
 }
 
-/** One money movement as the merchant reads it (ARCHITECTURE 7, the funds-flow design). */
+/** One money movement as the merchant reads it (docs/design.md#funds-flow, docs/balance.md). */
 export interface BalanceTransactionView {
   id: string;
   type: string;

@@ -1,6 +1,6 @@
 import { PayoutListEntry } from './generated/prisma/client';
 
-/** The merchant view of a payout (spec 2.2), without `payout_url` and `access_link_expires_at`. */
+/** The merchant view of a payout (Get Payout), without `payout_url` and `access_link_expires_at`. */
 export interface PayoutMerchantView {
   payout_id: string;
   status: string;
@@ -49,7 +49,7 @@ export function toPayoutMerchantView(row: PayoutListEntry): PayoutMerchantView {
   };
 }
 
-/** The balance's money figures (spec 4.2 Get Payout Balance) as exact decimal strings. */
+/** The balance's money figures (`GET /api/payout/balance`) as exact decimal strings. */
 export interface BalanceFigures {
   currency: string;
   funds_in: string;

@@ -13,7 +13,7 @@ import { CompleteSettlementHandler, StartSettlementHandler } from './settlement-
 import { SettlementRuns } from './settlement-run/settlement-runs';
 
 /**
- * The funds flow's commands on the write path (ARCHITECTURE 7): pricing, maturing, retained
+ * The funds flow's commands on the write path (docs/design.md#funds-flow): pricing, maturing, retained
  * target, settlements; the settlement rail (its simulator, the only adapter) and the runs that
  * use it; FundsQueries, the funds reads. Needs the platform's InfrastructureModule (global).
  */

@@ -2,10 +2,10 @@ import Big from 'big.js';
 import type { SqlQueryable } from '@payouts/database';
 
 /**
- * ARCHITECTURE 2 and 7, read from the balance read model of one ledger (USD unless named):
- * gross proceeds = fees + pending + matured proceeds; funds in = matured proceeds + operator
- * credits = available + customer payout holds + customer payouts settled + merchant settlement
- * holds + settlements paid; available and pending never below zero.
+ * The money invariants (docs/design.md#invariants, #conservation), read from the balance read model
+ * of one ledger (USD unless named): gross proceeds = fees + pending + matured proceeds; funds in =
+ * matured proceeds + operator credits = available + customer payout holds + customer payouts
+ * settled + merchant settlement holds + settlements paid; available and pending never below zero.
  */
 export async function assertMoneyInvariants(
   db: SqlQueryable,

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { SIGNATURE_HEADER } from './signature';
 import type { ResolvedTarget } from './target-policy';
 
-/** Spec 6.2 leaves it open; issue 5 fixes it: an attempt gets 10 s in all, connect to last byte. */
+/** Issue 5 fixed it (docs/design.md#schedule): an attempt gets 10 s in all, connect to last byte. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** Reading stops here (the rest is not needed to judge the answer); the connection is then dropped. */
 export const MAX_RESPONSE_BYTES_READ = 64 * 1024;

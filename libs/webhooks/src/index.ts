@@ -1,5 +1,5 @@
 /**
- * Signed payout webhooks (spec 6.2, issue 5) and checkout webhooks (spec 6.1, checkout/): signing
+ * Signed payout webhooks (issue 5) and checkout webhooks (checkout/), as docs/webhooks.md describes: signing
  * and the merchants' verifiers, the target checks, the HTTP delivery, the delivery log's tables,
  * the transports that carry committed events from the relay to the dispatcher (Kafka, or
  * in-process in the embedded start), and the dispatcher.

@@ -1,11 +1,12 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Which addresses a webhook may be sent to (spec 6.2: "resolve to a public address"). An address
- * is refused when it is in any special-purpose range of the IANA registries (RFC 6890 and later)
- * that is not meant to be reached over the internet, and every IPv6 address outside global
- * unicast (2000::/3) is refused. IPv6 forms that carry an IPv4 address (IPv4-mapped, NAT64 and
- * 6to4) are judged by the IPv4 address inside, so ::ffff:127.0.0.1 is loopback like 127.0.0.1.
+ * Which addresses a webhook may be sent to (docs/design.md#target-policy: "resolve to a public
+ * address"). An address is refused when it is in any special-purpose range of the IANA registries
+ * (RFC 6890 and later) that is not meant to be reached over the internet, and every IPv6 address
+ * outside global unicast (2000::/3) is refused. IPv6 forms that carry an IPv4 address (IPv4-mapped,
+ * NAT64 and 6to4) are judged by the IPv4 address inside, so ::ffff:127.0.0.1 is loopback like
+ * 127.0.0.1.
  */
 export type AddressVerdict =
   | { allowed: true; family: 4 | 6 }

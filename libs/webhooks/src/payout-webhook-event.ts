@@ -2,14 +2,14 @@ import { hash, randomBytes } from 'node:crypto';
 import type { Environment, Payout } from '@payouts/domain';
 
 /**
- * The public payout events (spec 6.2), kept apart from the internal domain events: a webhook's
- * body is built once, stored, and sent byte for byte on every attempt.
+ * The public payout events (docs/design.md#events-and-ids), kept apart from the internal domain
+ * events: a webhook's body is built once, stored, and sent byte for byte on every attempt.
  */
 export const PAYOUT_UPDATED = 'payout.updated';
 export const PAYOUT_TEST = 'payout.test';
 export type WebhookEventType = typeof PAYOUT_UPDATED | typeof PAYOUT_TEST;
 
-/** The `data` of `payout.updated`: spec 6.2's list, with the values Get Payout shows. */
+/** The `data` of `payout.updated`: docs/webhooks.md's list, with the values Get Payout shows. */
 export interface PayoutWebhookData {
   payout_id: string;
   merchant_reference: string;
@@ -41,7 +41,7 @@ export function payoutUpdatedEventId(payoutId: string): string {
   return ['evt_', digest.slice(0, 32)].join('');
 }
 
-/** A test event has no payout behind it: a random id, `evt_test_` as spec 6.2 says. */
+/** A test event has no payout behind it: a random id, `evt_test_` (docs/design.md#events-and-ids). */
 export function newTestEventId(): string {
   return `evt_test_${randomBytes(16).toString('hex')}`;
 }

@@ -42,7 +42,7 @@ const paid: PayoutEvent = {
 const fold = (events: PayoutEvent[]): PayoutState => events.reduce(evolvePayout, initialPayoutState());
 
 describe('the payout.updated event', () => {
-  it('carries exactly the data fields of spec 6.2, as the payout was when paid', () => {
+  it('carries exactly the data fields docs/webhooks.md lists, as the payout was when paid', () => {
     const data = payoutWebhookData(fold([created, confirmed, paid]) as Payout);
     expect(data).toEqual({
       payout_id: 'po_abc',

@@ -1,7 +1,8 @@
 /**
- * Spec 6.2 delivery rule 2: the first attempt, then retries 30 seconds, 5 minutes, 1 hour and 23
- * hours after the attempt before. Then the service stops and keeps the event. The schedule is data
- * (svix's lesson): each delivery row stores the time of its next attempt.
+ * The payout webhook (docs/design.md#schedule): the first attempt, then retries 30 seconds, 5
+ * minutes, 1 hour and 23 hours after the attempt before. Then the service stops and keeps the
+ * event. The schedule is data (svix's lesson): each delivery row stores the time of its next
+ * attempt.
  */
 export const RETRY_DELAYS_MS: readonly number[] = Object.freeze([
   30_000,
@@ -12,7 +13,7 @@ export const RETRY_DELAYS_MS: readonly number[] = Object.freeze([
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /**
- * The checkout webhook (spec 6.1, ARCHITECTURE 6): up to 3 retries, 1, 4 and 16 minutes after the
+ * The checkout webhook (docs/design.md#checkout-webhook): up to 3 retries, 1, 4 and 16 minutes after the
  * attempt before (4 attempts in all), on the same delivery rows and attempt log as payouts.
  */
 export const CHECKOUT_RETRY_DELAYS_MS: readonly number[] = Object.freeze([60_000, 4 * 60_000, 16 * 60_000]);

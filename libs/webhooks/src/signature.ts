@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-/** The payout webhook's signature header (spec 6.2); the checkout webhook has its own. */
+/** The payout webhook's signature header (docs/design.md#signature); the checkout webhook has its own. */
 export const SIGNATURE_HEADER = 'X-Service-Payout-Signature';
 
 /** Prefix of payout webhook signing secrets; the whole text, prefix included, is the HMAC key. */
@@ -13,8 +13,8 @@ export function newWebhookSecret(): string {
 
 /**
  * HMAC-SHA256, keyed with the secret exactly as shown to the merchant (UTF-8), over the text
- * `<t>.<raw body>`, as lowercase hex (spec 6.2). A pure function: the same inputs always give the
- * same signature, which is what the published test vectors rely on.
+ * `<t>.<raw body>`, as lowercase hex (docs/webhooks.md#signature). A pure function: the same inputs
+ * always give the same signature, which is what the published test vectors rely on.
  */
 export function computeSignature(secret: string, timestampSeconds: number, rawBody: string | Buffer): string {
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { AddressVerdict, classifyAddress } from './ip-address';
 
 /**
- * Where a payout webhook may go (spec 6.2 rule 4): an https URL whose host resolves only to
+ * Where a payout webhook may go (docs/design.md#target-policy): an https URL whose host resolves only to
  * public addresses. Checked when the URL is saved and again before every attempt, after DNS
  * resolution; the attempt then connects to the address that was checked (http-delivery.ts), so a
  * name that resolves differently a moment later (DNS rebinding) cannot reach anything else.

@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The receiver's side of spec 6.2, for merchants: parse `X-Service-Payout-Signature`, check the
- * timestamp is within the tolerance, recompute the HMAC over `<t>.<raw body>` and compare it in
- * constant time. Depends on node:crypto only, so it can be copied into a merchant's code as is.
+ * The receiver's side of the payout webhook (docs/webhooks.md#signature), for merchants: parse
+ * `X-Service-Payout-Signature`, check the timestamp is within the tolerance, recompute the HMAC
+ * over `<t>.<raw body>` and compare it in constant time. Depends on node:crypto only, so it can be
+ * copied into a merchant's code as is.
  */
 
-/** Spec 6.2: a timestamp more than 5 minutes away from the receiver's clock is refused. */
+/** A timestamp more than 5 minutes away from the receiver's clock is refused (docs/design.md#signature). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 /** A header longer than this is not ours (a few signatures at most); refused before parsing. */
 const MAX_HEADER_LENGTH = 1_024;

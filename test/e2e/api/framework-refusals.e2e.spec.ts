@@ -17,7 +17,7 @@ const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(dep
 
 /**
  * Every refusal the framework or the body parser makes, walked over a raw socket: each answers the
- * documented body (ARCHITECTURE 3) with `Content-Type: application/json` and one `Request-Id`, and
+ * documented body (docs/design.md#error-body) with `Content-Type: application/json` and one `Request-Id`, and
  * none of them writes anything. Before, a header with a control character got Fastify's own body,
  * deep nesting answered 500, and invalid UTF-8, duplicate JSON keys, repeated headers and a foreign
  * charset were read as something the merchant did not send.

@@ -4,7 +4,7 @@ import { SQL_CLIENT } from '@payouts/platform';
 import { testBackends } from '@payouts/testing';
 import { Call, client, linkBody, merchant, newKey, startGateway } from './gateway-harness';
 
-/** Every part of the balance adds up to the funds credited (ARCHITECTURE 2, invariant 1). */
+/** Every part of the balance adds up to the funds credited (docs/design.md#invariants, invariant 1). */
 async function expectConserved(call: Call, token: string, funds: string): Promise<void> {
   const balance = (await call('GET', '/sandbox/api/payout/balance', { token })).body;
   expect(balance.available_for_new_commitments).toBe('0.00');

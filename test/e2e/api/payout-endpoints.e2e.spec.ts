@@ -105,7 +105,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     });
   });
 
-  it('answers the balance with every field of spec 4.2 (and the funds flow’s pending and next_settlement_at) and limits from the account configuration', async () => {
+  it('answers the balance with every documented field (and the funds flow’s pending and next_settlement_at) and limits from the account configuration', async () => {
     const balance = await call('GET', '/sandbox/api/payout/balance', { token: shop.token });
     expect(balance.status).toBe(200);
     expect(Object.keys(balance.body).sort()).toEqual(
@@ -119,7 +119,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
         'customer_payouts_settled',
         'retained_target',
         'estimated_next_settlement',
-        // ARCHITECTURE 7: proceeds not cleared yet, and when the next automatic settlement runs.
+        // docs/design.md#funds-flow: proceeds not cleared yet, and when the next automatic settlement runs.
         'pending',
         'next_settlement_at',
       ].sort(),
@@ -413,7 +413,7 @@ describe.each(testBackends().map((b) => b.name))('the payout endpoints over HTTP
     expect([bad.status, bad.body.error.param]).toEqual([400, 'status']);
   });
 
-  it('shows the current claim link again, rotates it, and runs redirect sessions per the spec', async () => {
+  it('shows the current claim link again, rotates it, and runs redirect sessions as documented', async () => {
     const link = await create(linkBody('access-1'));
     const id = link.body.payout_id;
     const getLink = () =>

@@ -17,8 +17,9 @@ const operator = { token: OPERATOR_TOKEN };
 const RETURN_URL = 'https://shop.example.com/done';
 
 /**
- * The refusals of Create and Cancel that only a full request shows (ARCHITECTURE 3: status and
- * error body), and the List Payouts filters (spec 4.2) with their exact time boundaries.
+ * The refusals of Create and Cancel that only a full request shows (docs/design.md#errors: status
+ * and error body), and the List Payouts filters (`GET /api/payout/list`) with their exact time
+ * boundaries.
  */
 describe.each(testBackends().map((b) => b.name))(
   'payout refusals and list filters over HTTP on %s',
@@ -247,7 +248,8 @@ describe.each(testBackends().map((b) => b.name))(
       expect(await ask(`since=${finer(createdAt[1]!)}`)).toEqual({ total: 2, ids: [p4, p3] });
       expect(await ask(`until=${finer(createdAt[2]!)}`)).toEqual({ total: 3, ids: [p3, p2, p1] });
 
-      // An offset past the end is answered as asked (the spec caps only limit): an empty page.
+      // An offset past the end is answered as asked (only limit is capped: docs/design.md#limits):
+      // an empty page.
       const far = await list(shop, 'offset=2000000');
       expect(far.status).toBe(200);
       expect(far.body).toMatchObject({ total: 4, offset: 2000000, data: [] });

@@ -43,10 +43,11 @@ async function storageOn(backend: 'pglite' | 'postgres'): Promise<Storage> {
 }
 
 /**
- * ARCHITECTURE 6: card numbers are never stored, logged or put in an event. The embedded start at
- * log level trace takes the numbers through every way the hosted page can receive them (a forged
- * post, an invalid form, a declined card, a paid card, a post after payment); then every table of
- * its database, the event log included, and everything it wrote to its logs are searched.
+ * docs/design.md#invariants (6): card numbers are never stored, logged or put in an event. The
+ * embedded start at log level trace takes the numbers through every way the hosted page can receive
+ * them (a forged post, an invalid form, a declined card, a paid card, a post after payment); then
+ * every table of its database, the event log included, and everything it wrote to its logs are
+ * searched.
  */
 describe.each(testBackends().map((b) => b.name))('card numbers in the embedded start on %s', (backend) => {
   it('are in no table, no event, no log line and no page after every kind of attempt', async () => {

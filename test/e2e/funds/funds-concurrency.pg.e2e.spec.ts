@@ -15,12 +15,12 @@ const STEPS = 120;
 type Figures = Record<string, string>;
 
 /**
- * The funds flow under concurrency on the PostgreSQL server: three processes pay orders in USD
- * and EUR, create and cancel payouts, mature proceeds, run settlements and complete them, all on
- * one account at once, while the worker runs its own maturing and settlement passes beside them.
+ * The funds flow under concurrency on the PostgreSQL server: three processes pay orders in USD and
+ * EUR, create and cancel payouts, mature proceeds, run settlements and complete them, all on one
+ * account at once, while the worker runs its own maturing and settlement passes beside them.
  * Afterwards every ledger's balance read model satisfies both conservation equations of
- * ARCHITECTURE 7, agrees with the ledger folded from its events, and with the sum over its balance
- * transactions.
+ * docs/design.md#conservation, agrees with the ledger folded from its events, and with the sum over
+ * its balance transactions.
  */
 describe('the funds flow when several processes move one account’s money at once', () => {
   let database: { url: string; drop: () => Promise<void> };

@@ -23,7 +23,10 @@ import { RunningApp, startApp, stop, waitFor200 } from '../spawn-app';
 const brokers = process.env.KAFKA_BROKERS ?? '';
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
-/** Spec 6.1 alone, sharing no code with libs/webhooks: hex HMAC-SHA256 of the raw body. */
+/**
+ * docs/webhooks.md#checkout-webhook alone, sharing no code with libs/webhooks: hex HMAC-SHA256 of
+ * the raw body.
+ */
 const signatureOf = (rawBody: string, secret: string) =>
   createHmac('sha256', secret).update(rawBody).digest('hex');
 

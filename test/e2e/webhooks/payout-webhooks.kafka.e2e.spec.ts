@@ -19,8 +19,9 @@ const brokers = process.env.KAFKA_BROKERS ?? '';
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 /**
- * A verifier written from spec 6.2 alone, sharing no code with libs/webhooks: HMAC-SHA256 of
- * `<t>.<raw body>` keyed with the secret, hex, compared in constant time, t within 5 minutes.
+ * A verifier written from docs/webhooks.md#signature alone, sharing no code with libs/webhooks:
+ * HMAC-SHA256 of `<t>.<raw body>` keyed with the secret, hex, compared in constant time, t within 5
+ * minutes.
  */
 function independentlyVerified(rawBody: string, header: string | undefined, secret: string): number {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');

@@ -20,7 +20,7 @@ class CheckoutWebhookResponse {
 }
 
 /**
- * The checkout webhook URL of one environment (ARCHITECTURE 4 and 6). New orders capture it as
+ * The checkout webhook URL of one environment (docs/design.md#checkout-webhook). New orders capture it as
  * their `hook_url`; their webhooks are signed with the creating key's API secret, so saving shows
  * no secret. The URL is checked as the payout webhook's is (https, public addresses after DNS),
  * and the dispatcher checks it again before every attempt.

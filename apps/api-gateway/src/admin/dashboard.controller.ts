@@ -21,7 +21,10 @@ import { ApiErrors } from '../openapi/decorators';
 import { isAcceptedReturnUrl } from '../payouts/create-payout/return-url-rule';
 import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './admin.dto';
 
-/** The account administrator's API (ARCHITECTURE 4), authenticated by the account's admin token. */
+/**
+ * The account administrator's API (docs/design.md#operator-and-dashboard), authenticated by the
+ * admin token.
+ */
 @Controller('dashboard')
 @UseGuards(AdminGuard)
 @ApiTags('Dashboard')

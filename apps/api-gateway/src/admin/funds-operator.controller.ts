@@ -20,7 +20,10 @@ import {
 import { OperatorGuard } from './admin-auth';
 import { PricingDto, PricingQueryDto, SettlementRailOutcomeDto, SettlementRunDto } from './funds.dto';
 
-/** The operator's side of the funds flow (ARCHITECTURE 7): pricing, settlement runs, the rail simulator. */
+/**
+ * The operator's side of the funds flow (docs/design.md#funds-flow): pricing, settlement runs, the
+ * rail simulator.
+ */
 @Controller('operator')
 @UseGuards(OperatorGuard)
 @ApiTags('Operator')

@@ -36,7 +36,7 @@ import {
 } from './admin.dto';
 import { PAYOUT_ID } from '../payouts/payout-id';
 
-/** The service operator's API (ARCHITECTURE 4), authenticated by OPERATOR_TOKEN. */
+/** The service operator's API (docs/design.md#operator-and-dashboard), authenticated by OPERATOR_TOKEN. */
 @Controller('operator')
 @UseGuards(OperatorGuard)
 @ApiTags('Operator')

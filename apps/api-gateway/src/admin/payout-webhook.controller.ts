@@ -45,10 +45,10 @@ import { ENVIRONMENT_QUERY, environmentOf, text, whole } from './payout-webhook.
 import { asApiError, endpointView, eventView } from './payout-webhook.views';
 
 /**
- * The payout webhook settings of the dashboard (ARCHITECTURE 4, spec 6.2: Send payouts, Settings,
- * API integration) and the delivery log, with the account's admin token. Saving checks the URL
- * (https, public addresses only, after DNS resolution) and shows the secret once; the dispatcher
- * checks again before every attempt.
+ * The payout webhook settings of the dashboard (docs/design.md#payout-webhooks, docs/webhooks.md:
+ * Send payouts, Settings, API integration) and the delivery log, with the account's admin token.
+ * Saving checks the URL (https, public addresses only, after DNS resolution) and shows the secret
+ * once; the dispatcher checks again before every attempt.
  */
 @Controller('dashboard/payout-webhook')
 @UseGuards(AdminGuard)

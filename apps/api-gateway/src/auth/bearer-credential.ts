@@ -16,10 +16,11 @@ const SEND: Record<CredentialKind, string> = {
 };
 
 /**
- * Spec 5 for both kinds of credential: the token's prefix names its kind and environment, so a
- * credential of the other kind (403 wrong_credential_kind) or environment (403 wrong_environment)
- * is refused before any look-up; then it is looked up (no cache: a revocation counts from the next
- * request) and rate limited per credential.
+ * Authentication of both kinds of credential (docs/design.md#credentials-and-scopes): the token's
+ * prefix names its kind and environment, so a credential of the other kind (403
+ * wrong_credential_kind) or environment (403 wrong_environment) is refused before any look-up; then
+ * it is looked up (no cache: a revocation counts from the next request) and rate limited per
+ * credential.
  */
 export async function authenticateBearer(
   kind: CredentialKind,

@@ -16,8 +16,9 @@ import {
 import { RateLimiter } from './rate-limiter';
 
 /**
- * Payout endpoints (spec 5): the credential (authenticateBearer: kind, environment, look-up, rate
- * limit), then the endpoint's scope and the account's two switches, on every request.
+ * Payout endpoints (docs/design.md#credentials-and-scopes): the credential (authenticateBearer:
+ * kind, environment, look-up, rate limit), then the endpoint's scope and the account's two
+ * switches, on every request.
  */
 @Injectable()
 export class PayoutAuthGuard implements CanActivate {
@@ -79,7 +80,10 @@ export class PayoutAuthGuard implements CanActivate {
   }
 }
 
-/** The three preconditions of every request (ARCHITECTURE 3), each with its own code. */
+/**
+ * The three preconditions of every request (docs/design.md#credentials-and-scopes), each with its
+ * own code.
+ */
 function preconditionRefusal(
   credential: AuthenticatedCredential,
   scope: PayoutScope | undefined,

@@ -20,12 +20,15 @@ export interface PayoutPrincipal {
 }
 
 export const REQUIRED_SCOPE = 'required_scope';
-/** The scope an endpoint needs (spec 5.4): payouts:read for GET, payouts:write for POST. */
+/**
+ * The scope an endpoint needs (docs/design.md#credentials-and-scopes): payouts:read for GET,
+ * payouts:write for POST.
+ */
 export const RequiresScope = (scope: PayoutScope) => SetMetadata(REQUIRED_SCOPE, scope);
 
 export const DEFERS_PRECONDITION_REFUSALS = 'defers_precondition_refusals';
 /**
- * Create Payout (spec 4.2, rule 4: a rejected create stays rejected for its key): the guard hands
+ * Create Payout (docs/design.md#idempotency: a rejected create stays rejected for its key): the guard hands
  * its refusal of scope, approval or payouts switch to the route, which keeps it for the key.
  */
 export const DefersPreconditionRefusals = () => SetMetadata(DEFERS_PRECONDITION_REFUSALS, true);

@@ -26,7 +26,7 @@ import { readCardForm, readWalletForm } from './payment-form';
 type Page = { status: number; body: string; location?: string };
 
 /**
- * The hosted checkout page (ARCHITECTURE 6): `order_url` opens the form of the order's method;
+ * The hosted checkout page (docs/design.md#hosted-page): `order_url` opens the form of the order's method;
  * its POST is one attempt (PayOrderCommand). Declined: the form again with why. Paid: 303 to
  * `redirect_url` with `order_id` added, or to this page, which then says it is paid. Expired: 410
  * from `expires_at` on the order's clock. Unknown token: 404. Every answer is a page, never JSON

@@ -7,7 +7,10 @@ import { RateLimiter } from '../auth/rate-limiter';
 import { ACCOUNTS } from '../gateway.tokens';
 import type { CheckoutPrincipal } from './checkout-principal';
 
-/** Checkout endpoints (spec 5.1, ARCHITECTURE 6): a checkout key of the path's environment (authenticateBearer). */
+/**
+ * Checkout endpoints (docs/design.md#paths-and-methods): a checkout key of the path's environment
+ * (authenticateBearer).
+ */
 @Injectable()
 export class CheckoutAuthGuard implements CanActivate {
   private readonly limiter: RateLimiter;

@@ -3,7 +3,10 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/decorators';
 import { CheckoutAuthGuard } from './checkout-auth.guard';
 
-/** Production at the root and the sandbox under `/sandbox` (ARCHITECTURE 6): both paths of a route. */
+/**
+ * Production at the root and the sandbox under `/sandbox` (docs/design.md#environments): both paths
+ * of a route.
+ */
 export const bothEnvironments = (path: string): string[] => [path, `sandbox/${path}`];
 
 /** What every checkout route class shares: the guard, the OpenAPI tag and credential, its refusals. */

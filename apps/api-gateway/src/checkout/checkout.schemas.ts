@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ORDER_METHODS, ORDER_STATUSES } from '@payouts/domain';
 import { API_DATE_FORMS, API_DATE_PATTERN } from '@payouts/http';
 
-/** The body of the five create paths (spec 4.1, ARCHITECTURE 6). Any other field is refused. */
+/** The body of the five create paths (docs/design.md#create-body). Any other field is refused. */
 export class CreateOrderRequest {
   @ApiProperty({
     type: Number,
@@ -46,7 +46,7 @@ export class CreateOrderResponse {
   amount!: string;
 }
 
-/** A payment order as every checkout endpoint returns it (spec 2.1). */
+/** A payment order as every checkout endpoint returns it (docs/design.md#orders-and-their-states). */
 export class PaymentOrder {
   @ApiProperty({ type: 'integer', minimum: 1 })
   id!: number;
@@ -54,7 +54,7 @@ export class PaymentOrder {
   @ApiProperty({
     type: Number,
     example: 10.5,
-    description: 'The amount, at most 2 decimals (capital A, as spec 2.1)',
+    description: 'The amount, at most 2 decimals (named with a capital A)',
   })
   Amount!: number;
 

@@ -4,7 +4,7 @@ import { PayoutAuthGuard } from '../auth/payout-auth.guard';
 import { ApiErrors, PAYOUT_AUTH_403 } from '../openapi/decorators';
 
 /**
- * The funds reads (ARCHITECTURE 7) under `/api/<path>` (production) and `/sandbox/api/<path>`
+ * The funds reads (docs/design.md#funds-flow) under `/api/<path>` (production) and `/sandbox/api/<path>`
  * (sandbox), with the payout credential and its guard like the payout reads.
  */
 export const FundsRoutes = (path: string) =>

@@ -1,7 +1,7 @@
 import { characterCount } from '@payouts/domain';
 import { apiDateRefusal, ApiError, parseApiDate } from '@payouts/http';
 
-/** Every paginated list of the API (spec 4.2 List Payouts): default page 50, at most 200. */
+/** Every paginated list of the API, as List Payouts (docs/design.md#limits): default page 50, at most 200. */
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;
 
@@ -70,11 +70,11 @@ export class QueryParams {
     return Number(value);
   }
 
-  /** `limit` above 200 is capped, not refused (spec 4.2). */
+  /** `limit` above 200 is capped, not refused (docs/design.md#limits). */
   page(): Page {
     const limit = Math.min(this.whole('limit', LIST_DEFAULT_LIMIT), LIST_MAX_LIMIT);
     if (limit < 1) throw refuse('limit', 'limit must be at least 1');
-    // Never capped: the spec caps only limit, and an offset past the end is an empty page.
+    // Never capped: only limit is (docs/design.md#limits), and an offset past the end is an empty page.
     return { limit, offset: this.whole('offset', 0) };
   }
 }

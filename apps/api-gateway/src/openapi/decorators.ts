@@ -34,7 +34,10 @@ export function ApiErrors(codes: Record<number, string[]>): MethodDecorator & Cl
   );
 }
 
-/** Refusals of the payout authentication guard, on every payout endpoint (spec 5). */
+/**
+ * Refusals of the payout authentication guard, on every payout endpoint
+ * (docs/design.md#credentials-and-scopes).
+ */
 export const PAYOUT_AUTH_403 = [
   'wrong_environment',
   'wrong_credential_kind',
@@ -43,13 +46,13 @@ export const PAYOUT_AUTH_403 = [
   'payouts_disabled',
 ];
 
-/** Refusals of the idempotency layer, on every payout POST (ARCHITECTURE 3). */
+/** Refusals of the idempotency layer, on every payout POST (docs/design.md#idempotency). */
 export const IDEMPOTENCY_400 = ['idempotency_key_required', 'invalid_request'];
 export const IDEMPOTENCY_409 = ['idempotency_key_in_progress'];
 export const IDEMPOTENCY_422 = ['idempotency_key_reused'];
 export const IDEMPOTENCY_503 = ['attempt_unresolved'];
 
-/** Required on every payout POST (spec 4, ARCHITECTURE 3). */
+/** Required on every payout POST (docs/design.md#idempotency). */
 export const ApiIdempotencyKey = () =>
   ApiHeader({
     name: 'Idempotency-Key',

@@ -16,7 +16,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     // so the one server is this service's own origin (a `/sandbox` server would double the prefix).
     .addServer('/', 'This service: production at the root, the sandbox under /sandbox')
     // addSecurity, not addBearerAuth: that one declares `bearerFormat: JWT`, and these tokens are
-    // opaque random strings whose prefix names their kind and environment (ARCHITECTURE 3).
+    // opaque random strings whose prefix names their kind and environment
+    // (docs/design.md#credentials-and-scopes).
     .addSecurity(
       'payout_credential',
       bearer('Payout credential: `pk_live_…` (production) or `pk_test_…` (sandbox)'),

@@ -11,12 +11,12 @@ const time = (description: string, nullable = false) =>
   ApiProperty({ type: String, format: 'date-time', description, ...(nullable ? { nullable } : {}) });
 const nullableText = (description: string) => ApiProperty({ type: String, nullable: true, description });
 
-/** Fields Create Payout answers with and the merchant view shares (spec 2.2, 4.2). */
+/** Fields Create Payout answers with and the merchant view (Get Payout) shares. */
 class PayoutFigures {
   @ApiProperty({ type: String, pattern: PAYOUT_ID_PATTERN_TEXT, example: 'po_0123456789abcdef01234567' })
   payout_id!: string;
 
-  @ApiProperty({ type: String, enum: PAYOUT_STATUSES, description: 'Payout status (spec 3.2)' })
+  @ApiProperty({ type: String, enum: PAYOUT_STATUSES, description: 'Payout status' })
   status!: string;
 
   @ApiProperty({ type: 'integer', minimum: 1, description: '1 when the payout is created' })
@@ -38,7 +38,7 @@ class PayoutFigures {
   funds_released!: boolean;
 }
 
-/** The merchant view of a payout (spec 2.2): exactly these fields. */
+/** The merchant view of a payout (`GET /api/payout/{payout_id}`): exactly these fields. */
 export class PayoutMerchantView extends PayoutFigures {
   @ApiProperty({ type: String, maxLength: 191, description: "The merchant's own id" })
   merchant_reference!: string;
@@ -82,7 +82,7 @@ export class PayoutMerchantView extends PayoutFigures {
   updated_at!: string;
 }
 
-/** Create Payout's answer (spec 4.2). */
+/** Create Payout's answer (`POST /api/payout/create`). */
 export class CreatePayoutResponse extends PayoutFigures {
   @ApiProperty({
     type: String,
@@ -100,7 +100,7 @@ export class CreatePayoutResponse extends PayoutFigures {
   payout_expires_at!: string;
 }
 
-/** List Payouts' answer (spec 4.2). */
+/** List Payouts' answer (`GET /api/payout/list`). */
 export class ListPayoutsResponse {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Matches across all pages' })
   total!: number;
@@ -141,7 +141,7 @@ export class BalanceLimits {
   max_pending_per_customer!: number | null;
 }
 
-/** Get Payout Balance when the balance can be calculated (spec 4.2). */
+/** Get Payout Balance when the balance can be calculated (`GET /api/payout/balance`). */
 export class BalanceResponse {
   @ApiProperty({ type: String, enum: ['USD'] })
   currency!: string;

@@ -8,7 +8,7 @@ import { ApiErrors, PAYOUT_AUTH_403 } from '../openapi/decorators';
 import { PAYOUT_ID } from './payout-id';
 
 /**
- * Spec 4.2, under `/api/payout` (production) and `/sandbox/api/payout` (sandbox): what every
+ * The payout endpoints, under `/api/payout` (production) and `/sandbox/api/payout` (sandbox): what every
  * payout route class shares. Each feature folder holds its own route class with this decorator.
  */
 export const PayoutRoutes = () =>

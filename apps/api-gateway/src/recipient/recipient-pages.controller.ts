@@ -24,7 +24,7 @@ import { STYLESHEET, STYLESHEET_PATH } from './views/layout';
 import { confirmPage, METHOD_LABELS } from './views/pages';
 
 /**
- * The recipient's hosted pages at `payout_url` (spec 1): plain server-rendered forms. The token in
+ * The recipient's hosted pages at `payout_url` (docs/design.md#delivery-links-and-expiry): plain server-rendered forms. The token in
  * a claim link or handoff URL is exchanged at once for an HttpOnly session cookie and the browser
  * is sent on to `/recipient`, so the token leaves the address bar and never travels as a referrer.
  * Every POST carries the session's CSRF token. The e-mail code step: email-verification.controller.ts.
@@ -178,7 +178,7 @@ export class RecipientPagesController {
       return this.replies.seeOther(reply, recipientActions(environment).page);
     }
     if (payout.delivery === 'redirect' && payout.returnUrl) {
-      // Back to the merchant with the payout id and no claim of outcome (spec 1, rule 2).
+      // Back to the merchant with the payout id and no claim of outcome: only Get Payout or the webhook tells it.
       return this.replies.seeOther(reply, withPayoutId(payout.returnUrl, payout.payoutId));
     }
     return this.replies.seeOther(reply, recipientActions(environment).page);

@@ -1,9 +1,9 @@
 import type { OrderMethod, OrderStatus } from '@payouts/domain';
 
 /**
- * A payment order as every checkout endpoint returns it (spec 2.1, ARCHITECTURE 6): `Amount` with
- * its capital A as a JSON number with at most 2 decimals, `product` "" when none, `hook_url` the
- * account's webhook URL when the order was created.
+ * A payment order as every checkout endpoint returns it (docs/design.md#orders-and-their-states):
+ * `Amount` with its capital A as a JSON number with at most 2 decimals, `product` "" when none,
+ * `hook_url` the account's webhook URL when the order was created.
  */
 export interface OrderView {
   id: number;

@@ -38,7 +38,7 @@ export function isWellFormedPageToken(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }
 
-/** `PUBLIC_BASE_URL/checkout/<token>` (ARCHITECTURE 6), the same in both environments. */
+/** `PUBLIC_BASE_URL/checkout/<token>` (docs/design.md#hosted-page), the same in both environments. */
 export function orderUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}/checkout/${token}`;
 }

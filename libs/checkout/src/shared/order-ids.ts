@@ -1,8 +1,9 @@
 import type { SqlClient } from '@payouts/database';
 
 /**
- * Order ids: integers unique across the service (spec 2.1), from one sequence, taken before the
- * order's stream is written. An id taken by a create that is then refused is a harmless gap.
+ * Order ids: integers unique across the service (docs/design.md#orders-and-their-states), from one
+ * sequence, taken before the order's stream is written. An id taken by a create that is then
+ * refused is a harmless gap.
  */
 export class OrderIds {
   constructor(private readonly db: SqlClient) {}

@@ -145,14 +145,14 @@ export function assertFloatInvariants(state: FloatState): void {
       `Float invariant broken: topped up ${state.toppedUp.toFixed(2)} != accounted ${accounted.toFixed(2)}`,
     );
   }
-  for (const [name, value] of Object.entries({
-    available: state.available,
-    reserved: state.reserved,
-    paidOut: state.paidOut,
-  })) {
+  for (const name of FLOAT_NEVER_NEGATIVE) {
+    const value = state[name];
     if (value.lt(ZERO_MONEY)) throw new Error(`Float invariant broken: ${name} is ${value.toFixed(2)}`);
   }
 }
+
+/** The amounts a float never has below zero, in the order they are checked. */
+const FLOAT_NEVER_NEGATIVE = ['available', 'reserved', 'paidOut'] as const;
 
 /** The operator's view of a float, every amount as a two-decimal string. */
 export type FloatView = { toppedUp: string; available: string; reserved: string; paidOut: string };

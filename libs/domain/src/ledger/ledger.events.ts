@@ -3,7 +3,7 @@ import { Environment } from '../shared/decider';
 /**
  * Events of one account's ledger in one environment and currency (`ledger-<account_id>-<environment>`
  * for USD, the payout ledger; `ledger-<account_id>-<environment>-<CURRENCY>` for the others, which
- * are only settled), the money consistency boundary (ARCHITECTURE 7). Money is a decimal string
+ * are only settled), the money consistency boundary (docs/design.md#funds-flow). Money is a decimal string
  * with exactly two decimals in the ledger's currency.
  */
 export type LedgerLimits = {

@@ -20,7 +20,7 @@ export const MAX_MATURED_PER_COMMAND = 200;
 type FundsFlowCommand =
   RecordPaymentProceeds | MatureProceeds | StartSettlement | CompleteSettlement | SetRetainedTarget;
 
-/** Proceeds, maturing and settlements on one ledger (ARCHITECTURE 7). */
+/** Proceeds, maturing and settlements on one ledger (docs/design.md#funds-flow). */
 export function decideFundsFlow(command: FundsFlowCommand, state: LedgerState, now: Date): LedgerEvent[] {
   const at = now.toISOString();
   switch (command.type) {

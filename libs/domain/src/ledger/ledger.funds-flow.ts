@@ -16,7 +16,7 @@ type FundsFlowEvent = Extract<
 >;
 
 /**
- * How proceeds and settlements move a ledger (ARCHITECTURE 7). An event that does not fit the
+ * How proceeds and settlements move a ledger (docs/design.md#funds-flow). An event that does not fit the
  * state (a payment recorded twice, a settlement paid that was never started) is a bug or a
  * tampered log, never a user error: it throws, and the event is not applied.
  */

@@ -274,7 +274,7 @@ function runSequence(seed: number, counts: Map<string, number>): void {
 }
 
 describe('Ledger under random command sequences', () => {
-  it(`Money is conserved (both equations of ARCHITECTURE 7) and never overdrawn, with payments, maturing, payouts and settlements in every outcome and adjustments, across ${SEQUENCES} seeded sequences of ${STEPS} commands, stale retries included.`, () => {
+  it(`Money is conserved (both equations of docs/design.md#conservation) and never overdrawn, with payments, maturing, payouts and settlements in every outcome and adjustments, across ${SEQUENCES} seeded sequences of ${STEPS} commands, stale retries included.`, () => {
     const counts = new Map<string, number>();
     for (let seed = 1; seed <= SEQUENCES; seed += 1) runSequence(seed, counts);
 

@@ -12,7 +12,7 @@ export type PendingPayment = { net: Money; availableOn: string };
 
 /**
  * One account's ledger in one environment and currency. Every amount is a big.js decimal. The
- * conservation equations of ARCHITECTURE 7 hold after every event (assertLedgerInvariants):
+ * conservation equations (docs/design.md#conservation) hold after every event (assertLedgerInvariants):
  * grossProceeds = processingFees + pending + maturedProceeds, and
  * fundsIn (matured proceeds + operator credits) = available + customerPayoutHolds +
  * customerPayoutsSettled + merchantSettlementHolds + settlementsPaid.
@@ -175,8 +175,8 @@ function countPending(pending: PersistentMap<string, number>, customerKey: strin
 }
 
 /**
- * Money is conserved and never overdrawn (ARCHITECTURE 2). A violation is a bug in this code,
- * never a user error, so it throws a plain Error and the event is not applied.
+ * Money is conserved and never overdrawn (docs/design.md#invariants, 1 and 2). A violation is a bug
+ * in this code, never a user error, so it throws a plain Error and the event is not applied.
  */
 export function assertLedgerInvariants(state: LedgerState): void {
   const accounted = sumMoney([
@@ -200,15 +200,19 @@ export function assertLedgerInvariants(state: LedgerState): void {
       `Ledger invariant broken: gross ${state.grossProceeds.toFixed(2)} != fees + pending + matured ${proceeds.toFixed(2)}`,
     );
   }
-  for (const [name, value] of Object.entries({
-    available: state.available,
-    customerPayoutHolds: state.customerPayoutHolds,
-    customerPayoutsSettled: state.customerPayoutsSettled,
-    merchantSettlementHolds: state.merchantSettlementHolds,
-    pending: state.pending,
-    settlementsPaid: state.settlementsPaid,
-    retainedTarget: state.retainedTarget,
-  })) {
+  for (const name of LEDGER_NEVER_NEGATIVE) {
+    const value = state[name];
     if (value.lt(ZERO_MONEY)) throw new Error(`Ledger invariant broken: ${name} is ${value.toFixed(2)}`);
   }
 }
+
+/** The amounts a ledger never has below zero, in the order they are checked. */
+const LEDGER_NEVER_NEGATIVE = [
+  'available',
+  'customerPayoutHolds',
+  'customerPayoutsSettled',
+  'merchantSettlementHolds',
+  'pending',
+  'settlementsPaid',
+  'retainedTarget',
+] as const;

@@ -3,7 +3,10 @@ import { LedgerLimits } from './ledger.events';
 import { settlementAmount } from './ledger.funds-flow.decide';
 import { LedgerState } from './ledger.state';
 
-/** The ledger's side of Get Payout Balance (spec 4.2), every amount as a two-decimal string. */
+/**
+ * The ledger's side of Get Payout Balance (`GET /api/payout/balance`), every amount as a
+ * two-decimal string.
+ */
 export type LedgerBalanceView = {
   currency: 'USD';
   /** Cleared funds owed to the merchant before holds: available + customer payout holds + settlement holds. */

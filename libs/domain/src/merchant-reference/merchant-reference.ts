@@ -42,7 +42,7 @@ export function claimMerchantReference(
       'merchant_reference',
     );
   }
-  // Listed, not spread (README, Architecture: allocation on the hot path).
+  // Listed, not spread (docs/performance.md#allocation-on-the-hot-path).
   return [
     {
       type: 'MerchantReferenceClaimed',

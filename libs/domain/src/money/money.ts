@@ -58,5 +58,6 @@ export function formatMoney(amount: Money): string {
 export const ZERO_MONEY: Money = new StrictBig('0');
 
 export function sumMoney(amounts: readonly Money[]): Money {
-  return amounts.reduce((total, amount) => total.plus(amount), ZERO_MONEY);
+  // From the first amount, not from zero: one addition less (the ledger sums after every event).
+  return amounts.length === 0 ? ZERO_MONEY : amounts.reduce((total, amount) => total.plus(amount));
 }

@@ -1,7 +1,7 @@
 /**
- * What a checkout may charge in each account region (ARCHITECTURE 6). The region is the one the
- * operator gave when creating the account; a region not listed here can still take payments, in
- * USD only, so that a new region never locks its merchants out of checkout.
+ * What a checkout may charge in each account region (docs/design.md#regions-and-currencies). The
+ * region is the one the operator gave when creating the account; a region not listed here can still
+ * take payments, in USD only, so that a new region never locks its merchants out of checkout.
  */
 const REGION_CURRENCIES: ReadonlyMap<string, readonly string[]> = new Map([
   ['US', ['USD']],

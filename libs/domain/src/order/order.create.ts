@@ -10,7 +10,10 @@ import { OrderState } from './order.state';
 
 type CreateData = CreateOrder['data'];
 
-/** Text limits of Create Order in characters (ARCHITECTURE 6), keyed by the API's parameter name. */
+/**
+ * Text limits of Create Order in characters (docs/design.md#create-body), keyed by the API's
+ * parameter name.
+ */
 export const ORDER_TEXT_LIMITS = { customer: 255, product: 255 } as const;
 
 /** A new checkout order, PENDING until it is paid or its lifetime ends. */

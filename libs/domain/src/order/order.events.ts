@@ -6,11 +6,11 @@ import { Environment } from '../shared/decider';
  * schema version (ORDER_EVENT_SCHEMA_VERSIONS) so an upcaster can read old events after a change.
  */
 
-/** The way the payer pays, fixed by the create path (ARCHITECTURE 6). */
+/** The way the payer pays, fixed by the create path (docs/design.md#paths-and-methods). */
 export const ORDER_METHODS = ['card', 'mobile_wallet', 'cash_app', 'online_wallet', 'p2p_app'] as const;
 export type OrderMethod = (typeof ORDER_METHODS)[number];
 
-/** Every order status (spec 3.1), spelled as the API shows them. */
+/** Every order status (docs/design.md#orders-and-their-states), spelled as the API shows them. */
 export const ORDER_STATUSES = ['PENDING', 'SUCCESS', 'EXPIRED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

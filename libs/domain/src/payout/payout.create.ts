@@ -38,7 +38,7 @@ export function decideCreatePayout(data: CreateData, state: PayoutState, now: Da
       currency: 'USD',
       merchantReference,
       delivery: data.delivery,
-      // Listed, not spread (README, Architecture: allocation on the hot path).
+      // Listed, not spread (docs/performance.md#allocation-on-the-hot-path).
       customerEmail: recipient.customerEmail,
       customerId: recipient.customerId,
       returnUrl: recipient.returnUrl,

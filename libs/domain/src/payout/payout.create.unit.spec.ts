@@ -155,7 +155,7 @@ describe('Create Payout', () => {
     });
   });
 
-  describe('text limits (spec 8)', () => {
+  describe('text limits (docs/design.md#limits)', () => {
     it('A payout without merchant_reference is refused.', () => {
       given([])
         .when(createLinkPayout({ merchantReference: '' }), T0)

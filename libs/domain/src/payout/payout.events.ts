@@ -6,7 +6,7 @@ import { Environment } from '../shared/decider';
  * (PAYOUT_EVENT_SCHEMA_VERSIONS) so an upcaster can read old events after a change.
  */
 export type PayoutDelivery = 'link' | 'redirect';
-/** Every payout status (spec 3.2), in lifecycle order. */
+/** Every payout status (docs/design.md#payout-state-machine), in lifecycle order. */
 export const PAYOUT_STATUSES = [
   'awaiting_choice',
   'processing',

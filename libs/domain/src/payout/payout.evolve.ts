@@ -154,7 +154,7 @@ export function evolvePayout(state: PayoutState, event: PayoutEvent): PayoutStat
 // A new payout is one fresh object given its other parts with Object.assign, not spread into a
 // literal: in Node 20's V8 a literal that spreads an object and then adds properties takes a slow
 // path, about 9 KB allocated per payout (0.7 KB of it straight into the old generation) against
-// 0.6 KB. See the README, Architecture: allocation on the hot path.
+// 0.6 KB. See docs/performance.md#allocation-on-the-hot-path.
 function createdFacts(d: PayoutCreated['data']): PayoutFacts {
   return {
     payoutId: d.payoutId,

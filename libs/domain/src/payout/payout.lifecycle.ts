@@ -5,7 +5,7 @@ import { PayoutEvent } from './payout.events';
 import { RECEIPT_PREFIX } from './payout.limits';
 import { FINAL_PAYOUT_STATUSES, isPayoutIn, OPEN_PAYOUT_STATUSES, Payout } from './payout.state';
 
-/** Status changes of an existing payout (spec 3.2 and ARCHITECTURE 3 for review_required). */
+/** Status changes of an existing payout (docs/design.md#payout-state-machine; review: #review there). */
 
 export function decideConfirm(data: ConfirmPayout['data'], payout: Payout, now: Date): PayoutEvent[] {
   if (payout.status !== 'awaiting_choice') throw cannot('confirm', payout);
@@ -114,7 +114,8 @@ export function decideFail(data: FailPayout['data'], payout: Payout, now: Date):
 }
 
 export function decideCancel(payout: Payout, now: Date): PayoutEvent[] {
-  // Spec 3.2: cancelling a payout that already ended without payment returns it unchanged.
+  // Cancelling a payout that already ended without payment returns it unchanged
+  // (docs/design.md#payout-state-machine).
   if (isPayoutIn(payout, ['cancelled', 'expired', 'failed'])) return [];
   if (payout.status !== 'awaiting_choice') {
     throw new DomainError(

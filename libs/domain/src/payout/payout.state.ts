@@ -7,7 +7,7 @@ export type ClaimLink = { linkId: string; tokenHash: string; expiresAt: string }
 /** The latest handoff of a redirect payout; a new session replaces it, so older ones stop working. */
 export type RedirectSession = { sessionId: string; tokenHash: string; expiresAt: string; consumed: boolean };
 
-/** Fields fixed at creation, plus the counters every change moves (spec 2.2). */
+/** Fields fixed at creation, plus the counters every change moves (the merchant view, Get Payout). */
 export type PayoutFacts = {
   payoutId: string;
   accountId: string;

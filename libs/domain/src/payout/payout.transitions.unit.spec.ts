@@ -39,7 +39,7 @@ const fail: PayoutCommand = { type: 'FailPayout', data: { reason: 'rail_rejected
 const cancel: PayoutCommand = { type: 'CancelPayout', data: {} };
 const expire: PayoutCommand = { type: 'ExpirePayout', data: {} };
 
-describe('Payout transitions (spec 3.2)', () => {
+describe('Payout transitions (docs/design.md#payout-state-machine)', () => {
   describe('the rows of the transition table', () => {
     it('Cancelling a payout awaiting the choice cancels it and returns principal and fee.', () => {
       const state = given(openLinkPayout)
@@ -177,7 +177,7 @@ describe('Payout transitions (spec 3.2)', () => {
     );
   });
 
-  describe('review_required (ARCHITECTURE 3)', () => {
+  describe('review_required (docs/design.md#review)', () => {
     it('A processing payout flagged by the rail or a risk rule needs review.', () => {
       const state = given([...openLinkPayout, confirmed()])
         .when(flag, NOW)
@@ -345,7 +345,7 @@ describe('Payout transitions (spec 3.2)', () => {
   });
 
   /**
-   * Every lifecycle command against every status. Anything the spec and ARCHITECTURE do not allow
+   * Every lifecycle command against every status. Anything the state machine (docs/design.md) does not allow
    * is invalid_transition; the cells that differ are the rules above.
    */
   describe('every other move is refused', () => {

@@ -6,7 +6,7 @@ import { addMs, DAY_MS } from '../shared/time';
 
 /**
  * What an account pays per checkout payment and how long its proceeds take to clear, per method
- * (ARCHITECTURE 7). Percent and fixed are decimal strings; a fee is never a JS number.
+ * (docs/design.md#proceeds-and-pricing). Percent and fixed are decimal strings; a fee is never a JS number.
  */
 export type MethodPrice = { percent: string; fixed: string };
 export type AccountPricing = {

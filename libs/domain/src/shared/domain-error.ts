@@ -1,4 +1,4 @@
-/** Every refusal the domain can give. The API maps each code to an HTTP status (ARCHITECTURE 3). */
+/** Every refusal the domain can give. The API maps each code to an HTTP status (docs/design.md#errors). */
 export type DomainErrorCode =
   | 'invalid_amount'
   | 'invalid_request'

@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The receiver's side of spec 6.1, for merchants: recompute the HMAC-SHA256 of the raw body with
- * the API secret and compare it with `X-Service-Signature` in constant time. Depends on
- * node:crypto only, so it can be copied into a merchant's code as is.
+ * The receiver's side of the checkout webhook (docs/webhooks.md#checkout-webhook), for merchants:
+ * recompute the HMAC-SHA256 of the raw body with the API secret and compare it with
+ * `X-Service-Signature` in constant time. Depends on node:crypto only, so it can be copied into a
+ * merchant's code as is.
  *
  * Returns false for anything that is not a valid signature of this exact body (a missing or
  * malformed header included) rather than throwing: a receiver answers all of them the same way.

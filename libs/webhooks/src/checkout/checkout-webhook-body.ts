@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The checkout webhook's body (spec 6.1, ARCHITECTURE 6). It is written as text here, not with
+ * The checkout webhook's body (docs/design.md#checkout-webhook). It is written as text here, not with
  * JSON.stringify of an object: the key order is part of the contract, and `amount` must be the
  * order's decimal string as a JSON number without ever becoming a JS number (10.50 is not exact
  * in binary floating point; neither are most amounts).
@@ -46,7 +46,7 @@ export function checkoutWebhookBody(facts: CheckoutWebhookFacts): string {
   return `{"order_id":${facts.orderId},"status":"SUCCESS","amount":${amount},"product":${product}}`;
 }
 
-/** The body `GET /payment/test_webhook` sends (ARCHITECTURE 6): no order behind it. */
+/** The body `GET /payment/test_webhook` sends (docs/design.md#test-webhook): no order behind it. */
 export const CHECKOUT_TEST_WEBHOOK_BODY = checkoutWebhookBody({
   orderId: 0,
   amount: '1',

@@ -22,7 +22,7 @@ export type CheckoutTestWebhookResult =
   { delivered: true; body: string } | { delivered: false; status?: number; reason: string };
 
 /**
- * `GET /payment/test_webhook` (ARCHITECTURE 6): one signed POST of the fixed test body to `url`,
+ * `GET /payment/test_webhook` (docs/design.md#test-webhook): one signed POST of the fixed test body to `url`,
  * made now and not stored or retried (the caller is waiting for the answer). The target policy
  * applies as for every webhook. Never throws for what the receiver or the network does: a refused
  * target, a failed connection, a timeout or a non-2xx answer are all `delivered: false` with a

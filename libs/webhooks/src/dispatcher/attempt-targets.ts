@@ -26,7 +26,10 @@ export type EndpointSecretOf = (endpointId: string, ciphertext: string) => strin
 /** A checkout credential's API secret; null when the credential is unknown or its secret is gone. */
 export type CheckoutSecretOf = (credentialId: string) => Promise<string | null>;
 
-/** Spec 6.2: the account's endpoint now, signed `t=<now>,v1=…` with the endpoint's secret. */
+/**
+ * A payout webhook (docs/design.md#signature): the account's endpoint now, signed `t=<now>,v1=…`
+ * with its secret.
+ */
 export function payoutTarget(
   endpoint: NonNullable<ClaimedDelivery['endpoint']>,
   secretOf: EndpointSecretOf,
@@ -51,8 +54,9 @@ export function payoutTarget(
 }
 
 /**
- * Spec 6.1: the order's hook_url, signed with the API secret of the credential that created the
- * order, read now (never stored with the event, so it stays encrypted at rest in one place).
+ * A checkout webhook (docs/design.md#checkout-webhook): the order's hook_url, signed with the API
+ * secret of the credential that created the order, read now (never stored with the event, so it
+ * stays encrypted at rest in one place).
  */
 export function checkoutTarget(
   checkout: NonNullable<ClaimedDelivery['checkout']>,

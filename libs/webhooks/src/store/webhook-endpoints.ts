@@ -30,9 +30,9 @@ export const newEndpointId = (): string => `we_${randomBytes(12).toString('hex')
 export const newDeliveryId = (): string => `whd_${randomBytes(12).toString('hex')}`;
 
 /**
- * The payout webhook endpoint of each account and environment (ARCHITECTURE 4): one URL and its
- * signing secret. The secret is returned once, by `save`; the table keeps only its ciphertext.
- * The URL must have passed the target checks (target-policy.ts) before it gets here.
+ * The payout webhook endpoint of each account and environment (docs/design.md#payout-webhooks): one
+ * URL and its signing secret. The secret is returned once, by `save`; the table keeps only its
+ * ciphertext. The URL must have passed the target checks (target-policy.ts) before it gets here.
  */
 export class WebhookEndpoints {
   constructor(
@@ -73,9 +73,10 @@ export class WebhookEndpoints {
   }
 
   /**
-   * Stop sending (spec 6.2): the endpoint and its secret are deleted, and every delivery still
-   * pending for the account and environment is cancelled in the same transaction. An attempt
-   * already on the wire finishes, and is logged, but nothing is sent after it.
+   * Stop sending (`DELETE /dashboard/payout-webhook`): the endpoint and its secret are deleted, and
+   * every delivery still pending for the account and environment is cancelled in the same
+   * transaction. An attempt already on the wire finishes, and is logged, but nothing is sent after
+   * it.
    */
   async remove(
     accountId: string,

@@ -2,7 +2,7 @@ import { isMoneyInput } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
 import { ApiError, invalidRequest, numberAsWritten, unstorableTextRefusal } from '@payouts/http';
 
-/** What a checkout create body holds once read (ARCHITECTURE 6); the domain checks the rest. */
+/** What a checkout create body holds once read (docs/design.md#create-body); the domain checks the rest. */
 export interface CreateOrderBody {
   /** The JSON number as the body wrote it, e.g. "10.50"; never a float in arithmetic. */
   amount: string;
@@ -17,7 +17,7 @@ const REDIRECT_URL_MAX = 2048;
 const TEXT_MAX = 255;
 
 /**
- * Reads the body of the five create paths: a JSON object with the spec's fields only, `amount` a
+ * Reads the body of the five create paths: a JSON object with the documented fields only, `amount` a
  * JSON number in plain notation with at most 2 decimals as written (docs/checkout.md),
  * `redirect_url` an absolute https URL (http too in the sandbox). Range, currency, e-mail and text
  * lengths are the order decider's rules.

@@ -55,7 +55,7 @@ const CreateOrderDocs = (method: string) =>
   );
 
 /**
- * The five create paths of spec 4.1, one method of payment each (ARCHITECTURE 6): the same body and
+ * The five create paths, one method of payment each (docs/design.md#paths-and-methods): the same body and
  * the same answer, `{order_url, order_id, amount}`.
  */
 @CheckoutRoutes()

@@ -14,7 +14,10 @@ import type { CheckoutPrincipal } from '../checkout-principal';
 import { bothEnvironments, CheckoutRoutes } from '../checkout-routes';
 import { readHistoryBody, readPaymentId, readPaymentsQuery } from './payments-query';
 
-/** Get Payments List, History and Status (spec 4.1), scoped to the key's account and environment. */
+/**
+ * Get Payments List, History and Status (docs/design.md#queries), scoped to the key's account and
+ * environment.
+ */
 @CheckoutRoutes()
 export class CheckoutReadsRoute {
   constructor(private readonly orders: OrderQueries) {}

@@ -13,7 +13,7 @@ import type { CheckoutPrincipal } from '../checkout-principal';
 import { bothEnvironments, CheckoutRoutes } from '../checkout-routes';
 
 /**
- * Test Webhook (spec 4.1, 6.1; ARCHITECTURE 6): one signed POST of the sample body to the
+ * Test Webhook (docs/design.md#test-webhook): one signed POST of the sample body to the
  * environment's checkout webhook URL, with the caller's API secret, and its answer: 200 with the
  * body sent when the receiver answered 2xx, so a correct answer means the URL will get real ones.
  */

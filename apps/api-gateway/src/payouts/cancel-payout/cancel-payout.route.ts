@@ -20,7 +20,7 @@ import {
 import { PayoutMerchantView } from '../../openapi/payout.schemas';
 import { checkedPayoutId, PayoutRoutes, send } from '../payout-routes';
 
-/** Cancel Payout (spec 4.2): the route of the cancel-payout feature. */
+/** Cancel Payout (`POST /api/payout/{payout_id}/cancel`): the route of the cancel-payout feature. */
 @PayoutRoutes()
 export class CancelPayoutRoute {
   constructor(

@@ -20,7 +20,7 @@ import {
 import { ClaimLinkRequest, ClaimLinkResponse } from '../../openapi/payout.schemas';
 import { checkedPayoutId, PayoutRoutes, send } from '../payout-routes';
 
-/** Get or Rotate Claim Link (spec 4.2): the route of the claim-link feature. */
+/** Get or Rotate Claim Link (`POST /api/payout/{payout_id}/link`): the route of the claim-link feature. */
 @PayoutRoutes()
 export class ClaimLinkRoute {
   constructor(

@@ -16,13 +16,13 @@ import {
 /** Decimal string, no sign or exponent, at most two decimals (the domain parses it again, strictly). */
 export const MONEY_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
 
-/** The longest each text field may be (spec 8), in characters; each is at least 1 long. */
+/** The longest each text field may be (docs/design.md#limits), in characters; each is at least 1 long. */
 const MAX = PAYOUT_TEXT_LIMITS;
 const code = (value: string) => ({ context: { code: value } });
 
 /**
- * Create Payout body (spec 4.2). Each rule carries the error code it answers with; the rest are
- * `invalid_request` with the field as `param`.
+ * Create Payout body (`POST /api/payout/create`). Each rule carries the error code it answers with;
+ * the rest are `invalid_request` with the field as `param`.
  */
 @ApiSchema({
   description:

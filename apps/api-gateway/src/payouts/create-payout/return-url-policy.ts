@@ -3,7 +3,10 @@ import { originOf } from '@payouts/accounts';
 import { ApiError } from '@payouts/http';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
 
-/** `return_url` must match a registered origin exactly: scheme, host and port, no wildcards (spec 4.2). */
+/**
+ * `return_url` must match a registered origin exactly: scheme, host and port, no wildcards
+ * (docs/design.md#delivery-links-and-expiry).
+ */
 @Injectable()
 export class ReturnUrlPolicy {
   assertRegistered(principal: PayoutPrincipal, returnUrl: string): void {

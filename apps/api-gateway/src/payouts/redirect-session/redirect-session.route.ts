@@ -22,7 +22,10 @@ import {
 import { RedirectSessionRequest, RedirectSessionResponse } from '../../openapi/payout.schemas';
 import { checkedPayoutId, PayoutRoutes, send } from '../payout-routes';
 
-/** Create Redirect Session (spec 4.2): the route of the redirect-session feature. */
+/**
+ * Create Redirect Session (`POST /api/payout/{payout_id}/session`): the route of the
+ * redirect-session feature.
+ */
 @PayoutRoutes()
 export class RedirectSessionRoute {
   constructor(
