@@ -3,9 +3,10 @@ import type { Clock } from '@payouts/clock';
 import type { AppConfig } from '@payouts/config';
 import { ledgerStreamId, nextSettlementAt, PAYOUT_CURRENCY } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
-import { APP_CONFIG, CLOCK, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
+import { APP_CONFIG, CLOCK, EVENT_STORE, READ_MODELS, SQL_CLIENT } from '@payouts/platform';
 import { ApiError } from '@payouts/http';
 import type { SqlClient } from '@payouts/database';
+import type { EventStore } from '@payouts/event-store';
 import {
   BALANCE_MAX_LAG_EVENTS,
   PayoutViewsById,
@@ -37,6 +38,7 @@ export class PayoutQueries {
   constructor(
     @Inject(READ_MODELS) private readonly readModels: ReadModelClient,
     @Inject(SQL_CLIENT) private readonly db: SqlClient,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -115,19 +117,19 @@ export class PayoutQueries {
 
   /**
    * Why the balance cannot be calculated, or null when it can: the account has no ledger here, or
-   * its read model trails the ledger by more than BALANCE_MAX_LAG_EVENTS. One indexed query, so
-   * Create can ask it on every request.
+   * its read model trails the ledger by more than BALANCE_MAX_LAG_EVENTS. The ledger's version
+   * comes from the event store (a read of no events gives it), the projected one from its row.
    */
   async balanceUnavailableReason(accountId: string, environment: Environment): Promise<string | null> {
-    const lag = await this.db.queryPrepared<{ projected: number | null; ledger: number | null }>(
-      `SELECT (SELECT ledger_version FROM payout_balances
-                WHERE account_id = $1 AND environment = $2 AND currency = $4) AS projected,
-              (SELECT version FROM event_streams WHERE stream_id = $3) AS ledger`,
-      [accountId, environment, ledgerStreamId(accountId, environment), PAYOUT_CURRENCY],
-    );
-    const versions = lag.rows[0];
-    if (!versions || versions.ledger === null) return 'the account has no ledger in this environment yet';
-    if ((versions.projected ?? 0) < versions.ledger - BALANCE_MAX_LAG_EVENTS) {
+    const [ledger, projected] = await Promise.all([
+      this.store.readStream(ledgerStreamId(accountId, environment), { toVersion: 0 }),
+      this.db.queryPrepared<{ ledger_version: number }>(
+        'SELECT ledger_version FROM payout_balances WHERE account_id = $1 AND environment = $2 AND currency = $3',
+        [accountId, environment, PAYOUT_CURRENCY],
+      ),
+    ]);
+    if (ledger.version === 0) return 'the account has no ledger in this environment yet';
+    if ((projected.rows[0]?.ledger_version ?? 0) < ledger.version - BALANCE_MAX_LAG_EVENTS) {
       return 'the balance is being recalculated; try again shortly';
     }
     return null;
