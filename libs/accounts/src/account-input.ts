@@ -1,4 +1,5 @@
-import { CredentialKind, ENVIRONMENTS, Environment, PAYOUT_SCOPES, PayoutScope } from './tokens';
+import { ENVIRONMENTS, Environment } from '@payouts/domain';
+import { CredentialKind, PAYOUT_SCOPES, PayoutScope } from './tokens';
 
 // The repository's checks of what it is given. Messages for people belong to the HTTP layer;
 // these refuse impossible values with plain Errors.

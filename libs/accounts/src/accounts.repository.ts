@@ -1,4 +1,5 @@
 import type { SqlClient } from '@payouts/database';
+import { ENVIRONMENTS, Environment } from '@payouts/domain';
 import { AuthenticatedCredential, CredentialLookUp } from './credential-look-up';
 import { requireBoolean, requireEnvironment, requireText, scopesFor } from './account-input';
 import { normaliseOrigin } from './origins';
@@ -6,8 +7,6 @@ import { SecretBox } from './secret-box';
 import {
   CREDENTIAL_KINDS,
   CredentialKind,
-  ENVIRONMENTS,
-  Environment,
   hasWellFormedBody,
   newAccountId,
   newAdminToken,

@@ -7,7 +7,6 @@ export type PayoutScope = 'payouts:read' | 'payouts:write';
 
 /** In canonical order: scopes are stored and returned in this order. */
 export const PAYOUT_SCOPES: readonly PayoutScope[] = ['payouts:read', 'payouts:write'];
-export const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 export const CREDENTIAL_KINDS: readonly CredentialKind[] = ['checkout', 'payout'];
 
 type TokenKind = CredentialKind | 'admin';

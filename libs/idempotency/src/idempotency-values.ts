@@ -1,11 +1,15 @@
 import { OneWriterRefusal } from '@payouts/database';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency-key';
 import { MAX_RESPONSE_BODY_BYTES, NOT_STORABLE_IN_JSONB } from './idempotency-statements';
+import { Environment } from '@payouts/domain';
 
-/** A key means one thing only within its account, environment, method and path (ARCHITECTURE 3). */
+/**
+ * A key means one thing only within its account, environment, method and path
+ * (docs/design.md#idempotency).
+ */
 export interface IdempotencyScope {
   accountId: string;
-  environment: 'production' | 'sandbox';
+  environment: Environment;
   method: string;
   path: string;
 }

@@ -3,13 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Clock } from '@payouts/clock';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
-import { Environment } from '@payouts/domain';
+import { Environment, ENVIRONMENTS } from '@payouts/domain';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { matureDue } from './maturing/mature-due';
 import { SettlementRuns } from './settlement-run/settlement-runs';
 import { FundsJobs } from './shared/funds-jobs';
-
-const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 
 /**
  * The funds flow's timed work (docs/balance.md), every WORKER_POLL_MS, on each environment's clock

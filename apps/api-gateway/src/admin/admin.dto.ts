@@ -14,6 +14,8 @@ import {
   Max,
   Min,
 } from 'class-validator';
+import { ENVIRONMENTS } from '@payouts/domain';
+import type { Environment } from '@payouts/domain';
 
 const MONEY_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
 const money = (field: string) =>
@@ -21,7 +23,6 @@ const money = (field: string) =>
     message: `${field} must be a decimal string with at most 2 decimal places`,
     context: { code: 'invalid_amount' },
   });
-const ENVIRONMENTS = ['production', 'sandbox'];
 const environment = () => IsIn(ENVIRONMENTS, { message: 'environment must be "production" or "sandbox"' });
 const moneyDoc = (description?: string) =>
   ApiProperty({ type: String, pattern: MONEY_PATTERN.source, example: '100.00', description });
@@ -60,7 +61,7 @@ const amountField = (description: string) =>
 
 /** An operator's money movement in one environment, with a reference for the books. */
 abstract class OperatorMoneyMovementDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
   abstract amount: string;
   @ApiPropertyOptional({
     type: String,
@@ -96,7 +97,7 @@ export class CreditFundsDto extends OperatorMoneyMovementDto {
 }
 
 export class LimitsDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
   @moneyDoc()
   @IsString({ context: { code: 'invalid_amount' } })
   @money('fee_per_payout')
@@ -121,7 +122,7 @@ export class LimitsDto {
 }
 
 export class PayoutsEnabledDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
   @ApiProperty({ type: Boolean })
   @IsBoolean({ message: 'enabled must be true or false' })
   enabled!: boolean;
@@ -131,7 +132,7 @@ export class IssueCredentialDto {
   @ApiProperty({ type: String, enum: ['checkout', 'payout'] })
   @IsIn(['checkout', 'payout'], { message: 'kind must be "checkout" or "payout"' })
   kind!: 'checkout' | 'payout';
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
   @ApiPropertyOptional({
     type: String,
     enum: ['payouts:read', 'payouts:write'],
@@ -150,7 +151,7 @@ export class IssueCredentialDto {
 }
 
 export class ReturnUrlOriginsDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
   @ApiProperty({
     type: String,
     isArray: true,

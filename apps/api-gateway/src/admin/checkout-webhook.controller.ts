@@ -10,9 +10,10 @@ import { ApiErrors } from '../openapi/decorators';
 import { AdminAccount, AdminGuard } from './admin-auth';
 import { checkedWebhookUrl } from './webhook-target';
 import { PayoutWebhookEndpointDto } from './payout-webhook.dto';
+import { ENVIRONMENTS } from '@payouts/domain';
 
 class CheckoutWebhookResponse {
-  @ApiProperty({ type: String, enum: ['production', 'sandbox'] })
+  @ApiProperty({ type: String, enum: ENVIRONMENTS })
   environment!: string;
 
   @ApiProperty({ type: String, format: 'uri' })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_CLEARING_DAYS, ORDER_METHODS } from '@payouts/domain';
+import { ENVIRONMENTS, MAX_CLEARING_DAYS, ORDER_METHODS } from '@payouts/domain';
+import type { Environment } from '@payouts/domain';
 import { IsIn, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 
-const ENVIRONMENTS = ['production', 'sandbox'];
 const environment = () => IsIn(ENVIRONMENTS, { message: 'environment must be "production" or "sandbox"' });
 const MONEY_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
 
@@ -31,7 +31,7 @@ const clearingDays = Object.fromEntries(
 export class PricingDto {
   @ApiProperty({ type: String, enum: ENVIRONMENTS })
   @environment()
-  environment!: 'production' | 'sandbox';
+  environment!: Environment;
 
   @ApiPropertyOptional({
     type: 'object',
@@ -58,13 +58,13 @@ export class PricingDto {
 export class PricingQueryDto {
   @ApiProperty({ type: String, enum: ENVIRONMENTS })
   @environment()
-  environment!: 'production' | 'sandbox';
+  environment!: Environment;
 }
 
 export class RetainedTargetDto {
   @ApiProperty({ type: String, enum: ENVIRONMENTS })
   @environment()
-  environment!: 'production' | 'sandbox';
+  environment!: Environment;
 
   @ApiProperty({
     type: String,
@@ -94,7 +94,7 @@ export class RetainedTargetDto {
 export class SettlementRunDto {
   @ApiProperty({ type: String, enum: ENVIRONMENTS })
   @environment()
-  environment!: 'production' | 'sandbox';
+  environment!: Environment;
 }
 
 export class SettlementRailOutcomeDto {

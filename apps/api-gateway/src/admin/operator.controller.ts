@@ -35,6 +35,7 @@ import {
   TopUpFloatDto,
 } from './admin.dto';
 import { PAYOUT_ID } from '../payouts/payout-id';
+import { ENVIRONMENTS } from '@payouts/domain';
 
 /** The service operator's API (docs/design.md#operator-and-dashboard), authenticated by OPERATOR_TOKEN. */
 @Controller('operator')
@@ -67,7 +68,7 @@ export class OperatorController {
   @ApiCreatedResponse({ type: CreateAccountResponse })
   async createAccount(@Body(apiValidationPipe()) body: CreateAccountDto) {
     const { accountId, adminToken } = await this.accounts.createAccount(body);
-    for (const environment of ['production', 'sandbox'] as const) {
+    for (const environment of ENVIRONMENTS) {
       await this.commands.execute(
         new SetLedgerLimitsCommand(accountId, environment, this.config.defaultLimits),
       );

@@ -1,13 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MAX_WEBHOOK_URL_LENGTH } from '@payouts/webhooks';
 import { IsIn, IsString, Length } from 'class-validator';
+import { ENVIRONMENTS } from '@payouts/domain';
+import type { Environment } from '@payouts/domain';
 
-const ENVIRONMENTS = ['production', 'sandbox'];
 const environment = () => IsIn(ENVIRONMENTS, { message: 'environment must be "production" or "sandbox"' });
 const environmentDoc = () => ApiProperty({ type: String, enum: ENVIRONMENTS });
 
 export class PayoutWebhookEndpointDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
 
   @ApiProperty({
     type: String,
@@ -23,5 +24,5 @@ export class PayoutWebhookEndpointDto {
 }
 
 export class PayoutWebhookTestDto {
-  @environmentDoc() @environment() environment!: 'production' | 'sandbox';
+  @environmentDoc() @environment() environment!: Environment;
 }

@@ -2,12 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { CommandBus } from '@nestjs/cqrs';
 import type { Clock } from '@payouts/clock';
 import type { AppConfig } from '@payouts/config';
-import { DomainError, Environment } from '@payouts/domain';
+import { DomainError, ENVIRONMENTS } from '@payouts/domain';
 import { APP_CONFIG, CLOCK } from '@payouts/platform';
 import { OrderQueries } from '../orders/order-queries';
 import { ExpireOrderCommand } from './expire-order.handler';
 
-const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 /** Orders expired per environment per pass; a backlog goes over the next passes. */
 const BATCH = 200;
 

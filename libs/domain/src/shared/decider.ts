@@ -17,4 +17,6 @@ export function foldEvents<Event, State>(
   return events.reduce(evolve, initial);
 }
 
-export type Environment = 'production' | 'sandbox';
+/** The two environments every account has, each with its own ledgers, credentials and data. */
+export const ENVIRONMENTS = ['production', 'sandbox'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];

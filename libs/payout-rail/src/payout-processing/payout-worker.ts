@@ -8,6 +8,7 @@ import {
   DomainError,
   DomainErrorCode,
   Environment,
+  ENVIRONMENTS,
   isFinalPayout,
   parseMoney,
   ZERO_MONEY,
@@ -28,8 +29,6 @@ import { IdempotencyPurge } from './idempotency-purge';
 import { loadPayout } from './load-payout';
 import { applyToJobs, PAYOUT_JOBS_SUBSCRIPTION_ID, PayoutJob, PayoutJobs } from './payout-jobs';
 import { PayoutSending, StepOutcome } from './payout-sending';
-
-const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
 
 /** Failed steps back off from the poll interval, doubling, to at most a minute. */
 const MAX_BACKOFF_MS = 60_000;
