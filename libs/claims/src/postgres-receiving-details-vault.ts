@@ -1,5 +1,6 @@
 import { isReceivingDetails, ReceivingDetails } from '@payouts/domain';
-import type { PlannedRow, SqlClient, SqlQueryable } from '@payouts/database';
+import type { SqlClient, SqlQueryable } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 // SecretBox is not (yet) exported by @payouts/accounts' index; it is the same class the accounts
 // repository uses for the checkout API secret.
 import { SecretBox } from '@payouts/accounts';

@@ -1,4 +1,5 @@
-import type { PlannedRow, SqlQueryable } from '@payouts/database';
+import type { SqlQueryable } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 import type { ReceivingDetails } from '@payouts/domain';
 
 /**

@@ -2,14 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { AppConfig } from '@payouts/config';
-import {
-  DomainError,
-  Environment,
-  evolvePayout,
-  initialPayoutState,
-  Payout,
-  payoutStreamId,
-} from '@payouts/domain';
+import { DomainError, Environment, Payout, PAYOUT_AGGREGATE, payoutStreamId } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { ConsumeRedirectHandoffCommand, payoutIdOfAccessToken, sha256Hex } from '@payouts/payouts';
 import type { Clock } from '@payouts/clock';
@@ -70,12 +63,7 @@ export class RecipientFlow {
    * that may be behind.
    */
   async load(payoutId: string, environment: Environment): Promise<LoadedPayout | null> {
-    const { state, version } = await loadAggregate(
-      this.store,
-      payoutStreamId(payoutId),
-      evolvePayout,
-      initialPayoutState(),
-    );
+    const { state, version } = await loadAggregate(this.store, payoutStreamId(payoutId), PAYOUT_AGGREGATE);
     // A payout of the other environment does not exist under this prefix.
     if (state.status === 'none' || state.environment !== environment) return null;
     const merchantName = (await this.merchants.accountName(state.accountId)) ?? UNKNOWN_MERCHANT;

@@ -17,6 +17,11 @@ interface Waiting {
  * own. A look-up waits at most the rest of that turn, so it still reads what was committed before
  * its request arrived. Look-ups with the same parameters share a row; a failed statement fails
  * every look-up in it.
+ *
+ * It stays in the SQL client, beside the shared read connections, because it is timed with them:
+ * its statement is issued from the same turn-end queue that uncorks their socket, so it is
+ * written in the turn its look-ups came in, not a turn later. Its callers are reads (credentials,
+ * Get Payout), which the write side's grouping does not serve.
  */
 export class BatchedLookUps<Row> {
   private waiting = new Map<string, Waiting>();

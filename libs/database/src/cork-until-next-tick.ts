@@ -1,16 +1,15 @@
 import type { Client } from 'pg';
+import { CorkableSocket, pgSocketOf } from './pg-socket';
 import { atTurnEnd } from './turn-end';
 
-/** The socket of a pg connection: pg's types do not expose it. */
-type CorkableStream = { cork(): void; uncork(): void };
-const corkedSockets = new WeakSet<CorkableStream>();
+const corkedSockets = new WeakSet<CorkableSocket>();
 
 /**
  * Holds the statements issued on a pipelined connection in the current tick in the socket's
  * buffer and writes them in one system call when the tick ends (pg corks each statement's own
  * messages; the counts nest). The uncork waits one tick more, so statements that callbacks queued
- * in this tick issue (row batches, see batchingRows) go out in the same write: on a small machine
- * every socket write costs the sender the loopback's whole delivery as well.
+ * in this tick issue (row batches, see batchingRows in libs/write-side) go out in the same write:
+ * on a small machine every socket write costs the sender the loopback's whole delivery as well.
  */
 export function corkUntilNextTick(client: Client): void {
   corkUntil(client, (uncork) => process.nextTick(() => process.nextTick(uncork)));
@@ -27,10 +26,8 @@ export function corkUntilTurnEnds(client: Client): void {
 }
 
 function corkUntil(client: Client, schedule: (uncork: () => void) => void): void {
-  const stream = (client as unknown as { connection?: { stream?: Partial<CorkableStream> } }).connection
-    ?.stream;
-  if (!stream?.cork || !stream.uncork || corkedSockets.has(stream as CorkableStream)) return;
-  const socket = stream as CorkableStream;
+  const socket = pgSocketOf(client);
+  if (!socket || corkedSockets.has(socket)) return;
   socket.cork();
   corkedSockets.add(socket);
   schedule(() => {

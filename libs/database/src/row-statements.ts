@@ -4,7 +4,8 @@ import type { SqlQueryable } from './sql-client';
  * A statement about one row (a write, or a look-up with BatchedLookUps), run for many: every
  * parameter is an array with one element per row (read through `unnest`). Run alone, a row is the
  * same SQL with one-element arrays, so there is one statement to test whether one caller or many
- * use it.
+ * use it. Gathering the rows of many callers into one run is the caller's scheduling (the write
+ * side's row batches and grouped writes, the look-ups of one turn); this is only the SQL.
  */
 export interface RowStatement {
   readonly sql: string;
@@ -25,77 +26,6 @@ export interface RowStatement {
    * (SQL NULL for `[]`, so a JSON null and a missing value stay apart). A value must be valid JSON.
    */
   readonly jsonColumns?: readonly number[];
-}
-
-const BATCHES = Symbol('row statement batches');
-
-type Batching = SqlQueryable & { [BATCHES]: RowBatches };
-
-/**
- * Writes one row with `statement`. Through a queryable from `batchingRows`, every row of the
- * same statement written in the same turn of the event loop goes out as one statement; anywhere
- * else the row is a statement of its own. Answers the rows the statement returned for this row.
- */
-export function writeRow<Row>(
-  db: SqlQueryable,
-  statement: RowStatement,
-  params: readonly unknown[],
-): Promise<Row[]> {
-  const batches = (db as Partial<Batching>)[BATCHES];
-  if (batches) return batches.add(statement, params) as Promise<Row[]>;
-  return runRowStatement(db, statement, [params]).then((answers) => answers[0] as Row[]);
-}
-
-/**
- * The same transaction, with the rows its writers write through `writeRow` batched per statement.
- * For the work of a group commit's members, which all reach the same few writes at once: one
- * statement for the group instead of one per member (a server cycle and a socket write each).
- */
-export function batchingRows(tx: SqlQueryable): SqlQueryable {
-  const batching: Batching = {
-    query: (sql, params) => tx.query(sql, params),
-    queryPrepared: (sql, params) => tx.queryPrepared(sql, params),
-    [BATCHES]: new RowBatches(tx),
-  };
-  return batching;
-}
-
-interface Pending {
-  params: readonly unknown[];
-  resolve: (rows: Record<string, unknown>[]) => void;
-  reject: (error: unknown) => void;
-}
-
-class RowBatches {
-  private readonly waiting = new Map<RowStatement, Pending[]>();
-
-  constructor(private readonly tx: SqlQueryable) {}
-
-  add(statement: RowStatement, params: readonly unknown[]): Promise<Record<string, unknown>[]> {
-    return new Promise((resolve, reject) => {
-      let rows = this.waiting.get(statement);
-      if (!rows) {
-        rows = [];
-        this.waiting.set(statement, rows);
-        // After every promise job of this turn: the writers of a group reach here in a chain of them.
-        process.nextTick(() => this.flush(statement));
-      }
-      rows.push({ params, resolve, reject });
-    });
-  }
-
-  private flush(statement: RowStatement): void {
-    const rows = this.waiting.get(statement) ?? [];
-    this.waiting.delete(statement);
-    runRowStatement(
-      this.tx,
-      statement,
-      rows.map((row) => row.params),
-    ).then(
-      (answers) => rows.forEach((row, index) => row.resolve(answers[index] ?? [])),
-      (error: unknown) => rows.forEach((row) => row.reject(error)),
-    );
-  }
 }
 
 /** One statement for all the rows; each row's answer, in the order given. */

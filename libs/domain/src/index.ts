@@ -1,5 +1,6 @@
 // The pure domain: deciders, events, commands and money. No Nest, no Prisma, no I/O, no clock.
 export * from './shared/characters';
+export * from './shared/aggregate';
 export * from './shared/decider';
 export * from './shared/domain-error';
 export * from './shared/email-address';
@@ -14,6 +15,7 @@ export * from './payout/payout.decide';
 export * from './ledger/ledger.events';
 export * from './ledger/ledger.commands';
 export * from './ledger/ledger.state';
+export * from './ledger/ledger.evolve';
 export * from './ledger/ledger.decide';
 export * from './ledger/ledger.view';
 export * from './ledger/closed-reservations';
@@ -22,15 +24,19 @@ export * from './ledger/ledger.upcast';
 export * from './ledger/settlement-schedule';
 export * from './pricing/pricing';
 export * from './pricing/pricing.events';
+export * from './pricing/pricing.evolve';
 export * from './float/float.events';
+export * from './float/float.evolve';
 export * from './float/float.decide';
 export * from './order/order.events';
 export * from './order/order.commands';
 export * from './order/order.state';
+export * from './order/order.evolve';
 export * from './order/order.decide';
 export { ORDER_TEXT_LIMITS } from './order/order.create';
 export * from './order/checkout-regions';
 export * from './merchant-reference/merchant-reference';
+export * from './merchant-reference/merchant-reference.evolve';
 export * from './receiving/receiving-details';
 export * from './receiving/parse-receiving-details';
 export {

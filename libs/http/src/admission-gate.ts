@@ -1,4 +1,4 @@
-import { BurstAllowance } from '@payouts/database';
+import { BurstAllowance } from './burst-allowance';
 
 export interface AdmissionLimits {
   /** Commands in flight at start, and what the limit returns to while answers come in time. */

@@ -1,10 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { isDatabaseUnavailable, OverloadedError } from '@payouts/database';
+import { isDatabaseUnavailable } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from './api-error';
 import { DOMAIN_ERROR_STATUS } from './domain-error-statuses';
+import { OverloadedError } from './overloaded-error';
 
 /** Fastify's own errors (body parsing, limits) that reach us, by their code. */
 const FASTIFY_ERRORS: Record<string, (message: string) => ApiError> = {

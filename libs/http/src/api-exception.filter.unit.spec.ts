@@ -1,7 +1,7 @@
-import { OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
 import { toApiError } from './api-exception.filter';
+import { OverloadedError } from './overloaded-error';
 
 describe('toApiError', () => {
   it('answers a ledger without limits as Create does while Balance says unavailable: 409 balance_unavailable', () => {

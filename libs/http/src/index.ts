@@ -14,3 +14,5 @@ export * from './route-methods';
 export * from './strict-json';
 export * from './unstorable-text';
 export * from './admission-gate';
+export * from './burst-allowance';
+export * from './overloaded-error';

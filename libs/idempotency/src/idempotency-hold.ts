@@ -1,4 +1,4 @@
-import type { PlannedRow } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 import { COMPLETE_ROWS, FIRST_ANSWER_ROWS } from './idempotency-statements';
 import {
   checkedKeyParams,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { batchingRows, PostgresSqlClient } from '@payouts/database';
+import { PostgresSqlClient } from '@payouts/database';
+import { batchingRows } from '@payouts/write-side';
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { requestHash } from './idempotency-key';
 import { IdempotencyStore } from './idempotency-store';

@@ -1,4 +1,5 @@
-import { GroupedWrites, SqlClient, SqlQueryable, writeRow } from '@payouts/database';
+import { SqlClient, SqlQueryable } from '@payouts/database';
+import { GroupedWrites, writeRow } from '@payouts/write-side';
 import { IDEMPOTENCY_RETENTION_DAYS } from './idempotency-key';
 import {
   CLAIM_ROWS,
@@ -61,7 +62,7 @@ export class IdempotencyStore {
    * Claims the key: inserts it in flight with a lease, or answers from the existing row. An
    * in-flight row whose lease has ended (the process died, or the attempt was released) is taken
    * over: 'proceed' with its stored resource id and retryOfUnresolved true. A row first used more
-   * than IDEMPOTENCY_RETENTION_DAYS ago is no longer kept (ARCHITECTURE 3), purged or not: it is
+   * than IDEMPOTENCY_RETENTION_DAYS ago is no longer kept (docs/design.md#idempotency), purged or not: it is
    * replaced as if the key were new ('proceed' with the proposed resource id).
    */
   async begin(

@@ -1,4 +1,4 @@
-import { OneWriterRefusal } from '@payouts/database';
+import { OneWriterRefusal } from '@payouts/write-side';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency-key';
 import { MAX_RESPONSE_BODY_BYTES, NOT_STORABLE_IN_JSONB } from './idempotency-statements';
 import { Environment } from '@payouts/domain';

@@ -53,7 +53,7 @@ const attemptUnresolved = () =>
   );
 
 /**
- * ARCHITECTURE 3, idempotency, in one entry point: `handle` answers a replay from the store,
+ * Idempotency (docs/design.md#idempotency) in one entry point: `handle` answers a replay from the store,
  * refuses a key in flight (409) or reused with another request (422), or runs the work with a
  * hold on the key, whose answer the work's plan commits with the work. A rejected request stays
  * rejected for its key; after contention or overload nothing was written and the key is freed for
@@ -111,7 +111,7 @@ export class IdempotentRequests {
   /**
    * A refusal decided before the work could run (the guard's account and scope checks) is kept
    * for a new key like any other refusal, so a create stays rejected for its key once the cause is
-   * fixed (spec 4.2, rule 4). A key that already has an answer keeps it, and one released after an
+   * fixed (docs/design.md#idempotency). A key that already has an answer keeps it, and one released after an
    * unknown outcome is released again untouched: only a retry that runs may say what happened.
    */
   async keepRefusal(request: IdempotentRequest, refusal: ApiError): Promise<void> {

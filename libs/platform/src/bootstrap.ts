@@ -4,13 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
 import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
-import { OverloadedError } from '@payouts/database';
 import {
   AdmissionGate,
   ADMISSION_LIMITS,
   answerClientError,
   ApiError,
   ApiExceptionFilter,
+  OverloadedError,
   parseJsonBody,
   repeatedHeaderRefusal,
   requestTargetRefusal,

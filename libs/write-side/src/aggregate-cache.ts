@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventStore } from '@payouts/event-store';
-import { LoadedAggregate, toDomainEvent } from './aggregate-streams';
+import { Aggregate, foldStored } from '@payouts/domain';
+import { LoadedAggregate } from './aggregate-streams';
 
 /** Bounded like every cache here: past this many streams the least recently used goes. */
 const MAX_CACHED_STREAMS = 10_000;
@@ -20,11 +21,10 @@ export class AggregateCache {
    * checks the expected version and whose refusals are decided again on fresh state
    * (`firstAttemptOptimistic`), so a state that fell behind costs a retry, never a wrong decision.
    */
-  async load<Event, State>(
+  async load<Event extends { type: string }, State>(
     store: EventStore,
     streamId: string,
-    evolve: (state: State, event: Event) => State,
-    initial: State,
+    aggregate: Aggregate<Event, State>,
     options: { trustCached?: boolean } = {},
   ): Promise<LoadedAggregate<State>> {
     const cached = this.entries.get(streamId) as LoadedAggregate<State> | undefined;
@@ -33,12 +33,9 @@ export class AggregateCache {
     if (cached && version < cached.version) {
       // Cannot happen with an append-only store; start over rather than trust the cache.
       this.entries.delete(streamId);
-      return this.load(store, streamId, evolve, initial);
+      return this.load(store, streamId, aggregate);
     }
-    const state = events.reduce(
-      (acc: State, recorded) => evolve(acc, toDomainEvent<Event>(recorded)),
-      cached?.state ?? initial,
-    );
+    const state = foldStored(aggregate, events, cached?.state ?? aggregate.initial());
     const loaded = { state, version };
     this.remember(streamId, loaded);
     return loaded;

@@ -1,8 +1,8 @@
+import { Aggregate, foldStored } from '@payouts/domain';
 import {
   EventStore,
   ExpectedVersion,
   NewEvent,
-  RecordedEvent,
   StreamAppend,
   StreamVersionConflictError,
 } from '@payouts/event-store';
@@ -12,23 +12,17 @@ export interface LoadedAggregate<State> {
   version: number;
 }
 
-/** Folds a stream into its decider's state; version 0 means the stream does not exist yet. */
-export async function loadAggregate<Event, State>(
+/**
+ * Folds a stream into its aggregate's state, each stored event read through the aggregate's
+ * upcaster; version 0 means the stream does not exist yet.
+ */
+export async function loadAggregate<Event extends { type: string }, State>(
   store: EventStore,
   streamId: string,
-  evolve: (state: State, event: Event) => State,
-  initial: State,
+  aggregate: Aggregate<Event, State>,
 ): Promise<LoadedAggregate<State>> {
   const { version, events } = await store.readStream(streamId);
-  const state = events.reduce(
-    (acc: State, recorded: RecordedEvent) => evolve(acc, toDomainEvent<Event>(recorded)),
-    initial,
-  );
-  return { state, version };
-}
-
-export function toDomainEvent<Event>(recorded: RecordedEvent): Event {
-  return { type: recorded.type, data: recorded.data } as Event;
+  return { state: foldStored(aggregate, events), version };
 }
 
 export function expectedVersionOf(version: number): ExpectedVersion {

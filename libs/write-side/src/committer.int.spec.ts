@@ -3,8 +3,9 @@ import { DomainError } from '@payouts/domain';
 import { PostgresEventStore, StreamAppend, StreamVersionConflictError } from '@payouts/event-store';
 import { IdempotencyKeyTakenError } from '@payouts/idempotency';
 import { TestDatabase, testBackends } from '@payouts/testing';
-import type { GroupingLimits, PlannedRow } from '@payouts/database';
 import { Committer } from './committer';
+import type { GroupingLimits } from './grouping-queue';
+import type { PlannedRow } from './planned-row';
 
 /** A stream type no projection reads, so only the group's own work touches the database. */
 const STREAM_TYPE = 'group-commit-test';

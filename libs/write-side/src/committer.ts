@@ -1,18 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import {
-  batchingRows,
-  GroupingLimits,
-  GroupingQueue,
-  GroupMember,
-  OneWriterRefusal,
-  OverloadedError,
-  PlannedRow,
-  settledInOrder,
-  settleGroup,
-  SqlClient,
-  SqlQueryable,
-  writePlannedRow,
-} from '@payouts/database';
+import { settledInOrder, SqlClient, SqlQueryable } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import {
   AppendOptions,
@@ -22,7 +9,12 @@ import {
   RecordedEvent,
   StreamVersionConflictError,
 } from '@payouts/event-store';
+import { OverloadedError } from '@payouts/http';
 import { projectReadModels, ProjectionOptions } from '@payouts/read-models';
+import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
+import { OneWriterRefusal } from './one-writer-refusal';
+import { PlannedRow, writePlannedRow } from './planned-row';
+import { batchingRows } from './row-batches';
 import type { WritePlan } from './write-plan';
 
 export const COMMITTER_LIMITS: GroupingLimits = Object.freeze({

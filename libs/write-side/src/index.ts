@@ -1,4 +1,5 @@
 export * from './write-plan';
+export * from './planned-row';
 export * from './decision';
 export * from './committer';
 export * from './write-path';
@@ -11,3 +12,8 @@ export * from './write-side.module';
 export * from './ledger-batches';
 export * from './ledger-command.handler';
 export * from './ledger-decision';
+// The group commit's scheduling: what the Committer, and the idempotency claims, group.
+export * from './grouping-queue';
+export * from './grouped-writes';
+export { batchingRows, writeRow } from './row-batches';
+export * from './one-writer-refusal';

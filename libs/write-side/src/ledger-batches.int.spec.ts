@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { OverloadedError } from '@payouts/database';
-import { DomainError } from '@payouts/domain';
+import { OverloadedError } from '@payouts/http';
+import { Aggregate, DomainError } from '@payouts/domain';
 import { EventStore, PostgresEventStore } from '@payouts/event-store';
 import { TestDatabase, testBackends } from '@payouts/testing';
 import { AggregateCache } from './aggregate-cache';
@@ -22,6 +22,14 @@ interface Take {
 interface Counter {
   readonly taken: number;
 }
+
+/** A ledger stand-in: each event takes one unit. */
+const COUNTER: Aggregate<{ type: string }, Counter> = {
+  streamType: 'counter',
+  initial: () => ({ taken: 0 }),
+  evolve: (state) => ({ taken: state.taken + 1 }),
+  upcast: (stored) => ({ type: stored.type }),
+};
 
 class OutOfUnits extends DomainError {
   constructor() {
@@ -54,16 +62,9 @@ class TakeHandler implements Decides<Take, number> {
   }
 
   async decide(command: Take, attempt: number, given?: GivenStates): Promise<Decision<number>> {
-    const evolve = (state: Counter) => ({ taken: state.taken + 1 });
     const ledger =
       (given?.get(command.ledgerId) as { state: Counter; version: number } | undefined) ??
-      (await this.cache.load(
-        this.store,
-        command.ledgerId,
-        evolve,
-        { taken: 0 },
-        { trustCached: attempt === 1 },
-      ));
+      (await this.cache.load(this.store, command.ledgerId, COUNTER, { trustCached: attempt === 1 }));
     if (attempt > 1 && (await this.store.readStream(command.itemId)).version > 0) throw new ItemTaken();
     if (ledger.state.taken >= this.capacity) throw new OutOfUnits();
     const unit = ledger.state.taken + 1;

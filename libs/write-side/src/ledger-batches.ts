@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { BurstAllowance, OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamAppend, StreamVersionConflictError } from '@payouts/event-store';
+import { BurstAllowance, OverloadedError } from '@payouts/http';
 import { AggregateCache } from './aggregate-cache';
 import type { LoadedAggregate } from './aggregate-streams';
 import { Committer, rolledBackForOnePlan } from './committer';

@@ -1,4 +1,4 @@
-import { OverloadedError } from '@payouts/database';
+import { OverloadedError } from '@payouts/http';
 import { DomainError } from '@payouts/domain';
 import { AggregateCache } from './aggregate-cache';
 import type { Committer } from './committer';

@@ -1,12 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Clock } from '@payouts/clock';
-import {
-  evolveLedger,
-  initialLedgerState,
-  LedgerOwner,
-  ledgerOwnerFromStreamId,
-  LedgerState,
-} from '@payouts/domain';
+import { LEDGER_AGGREGATE, LedgerOwner, ledgerOwnerFromStreamId, LedgerState } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { CLOCK, EVENT_STORE } from '@payouts/platform';
 import { AggregateCache } from './aggregate-cache';
@@ -49,12 +43,7 @@ export abstract class LedgerCommandHandler<Command extends LedgerCommandOn, Resu
   async decide(command: Command): Promise<Decision<Result>> {
     const owner = ledgerOwnerFromStreamId(command.ledgerStreamId);
     if (!owner) throw new Error(`${command.ledgerStreamId} is not a ledger stream id`);
-    const ledger = await this.cache.load(
-      this.store,
-      command.ledgerStreamId,
-      evolveLedger,
-      initialLedgerState(),
-    );
+    const ledger = await this.cache.load(this.store, command.ledgerStreamId, LEDGER_AGGREGATE);
     return this.decideOn(command, ledger, owner, this.clock.now(owner.environment));
   }
 

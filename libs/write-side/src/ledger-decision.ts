@@ -1,4 +1,3 @@
-import type { PlannedRow } from '@payouts/database';
 import {
   evolveLedger,
   LEDGER_EVENT_SCHEMA_VERSIONS,
@@ -9,6 +8,7 @@ import {
 import { LoadedAggregate } from './aggregate-streams';
 import { Decision } from './decision';
 import { oneStreamDecision } from './one-stream-decision';
+import type { PlannedRow } from './planned-row';
 
 /**
  * The Decision of a command on one ledger: its events in one append at the version

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { OverloadedError } from '@payouts/database';
 import { DomainError } from '@payouts/domain';
 import { StreamVersionConflictError } from '@payouts/event-store';
+import { OverloadedError } from '@payouts/http';
 import { AggregateCache } from './aggregate-cache';
 import { Committer } from './committer';
 import type { Decides, Decision } from './decision';

@@ -1,5 +1,5 @@
-import type { PlannedRow } from '@payouts/database';
 import type { StreamAppend } from '@payouts/event-store';
+import type { PlannedRow } from './planned-row';
 
 /**
  * What one command must write, as data: the streams to append with their expected versions, and

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { StreamVersionConflictError } from '@payouts/event-store';
-import { OverloadedError } from '@payouts/database';
+import { OverloadedError } from '@payouts/http';
 import { DomainError } from '@payouts/domain';
 import { checkoutErrorPage } from './checkout-page.filter';
 

@@ -5,7 +5,7 @@ import {
   decideOrder,
   DomainError,
   evolveOrder,
-  initialOrderState,
+  ORDER_AGGREGATE,
   ORDER_EVENT_SCHEMA_VERSIONS,
   ORDER_STREAM_TYPE,
   orderStreamId,
@@ -39,7 +39,7 @@ export class ExpireOrderHandler
 
   async decide({ orderId }: ExpireOrderCommand): Promise<Decision<{ expired: boolean }>> {
     const streamId = orderStreamId(orderId);
-    const order = await loadAggregate(this.store, streamId, evolveOrder, initialOrderState());
+    const order = await loadAggregate(this.store, streamId, ORDER_AGGREGATE);
     if (order.state.status === 'none') throw new DomainError('not_found', 'no such order');
     const events = decideOrder(
       { type: 'ExpireOrder', data: { orderId } },

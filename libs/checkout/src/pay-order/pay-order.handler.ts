@@ -1,22 +1,22 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '@payouts/clock';
-import type { PlannedRow } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 import {
   decideLedger,
   decideOrder,
   DomainError,
   evolveLedger,
   evolveOrder,
-  initialLedgerState,
-  initialOrderState,
+  LEDGER_AGGREGATE,
   LEDGER_EVENT_SCHEMA_VERSIONS,
   LEDGER_STREAM_TYPE,
   ledgerStreamId,
+  ORDER_AGGREGATE,
   ORDER_EVENT_SCHEMA_VERSIONS,
   ORDER_STREAM_TYPE,
-  orderStreamId,
   OrderIn,
+  orderStreamId,
   paymentCharges,
 } from '@payouts/domain';
 import type { EventStore, StreamAppend } from '@payouts/event-store';
@@ -73,7 +73,7 @@ export class PayOrderHandler
   async decide(command: PayOrderCommand): Promise<Decision<PayOrderResult>> {
     const { orderId, instrument } = command;
     const streamId = orderStreamId(orderId);
-    const order = await loadAggregate(this.store, streamId, evolveOrder, initialOrderState());
+    const order = await loadAggregate(this.store, streamId, ORDER_AGGREGATE);
     if (order.state.status === 'none') throw new DomainError('not_found', 'no such order');
     const now = this.clock.now(order.state.environment);
     const state = order.state;
@@ -140,7 +140,7 @@ export class PayOrderHandler
   ): Promise<{ append: StreamAppend; rows: PlannedRow[]; cached: CachedStateAfter }> {
     const { orderId, accountId, environment, currency, method, amount, paidAt } = order;
     const ledgerId = ledgerStreamId(accountId, environment, currency);
-    const ledger = await this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState());
+    const ledger = await this.cache.load(this.store, ledgerId, LEDGER_AGGREGATE);
     const pricing = await loadPricing(this.store, accountId, environment);
     const charges = paymentCharges(pricing.state, method, amount, new Date(paidAt));
     const events = decideLedger(

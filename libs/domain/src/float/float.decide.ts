@@ -1,7 +1,8 @@
 import { formatMoney, Money, parseMoney, ZERO_MONEY } from '../money/money';
 import { Decider, Environment } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import { evolveFloat, FloatEvent, FloatState, initialFloatState } from './float.events';
+import { FloatEvent, FloatState, initialFloatState } from './float.events';
+import { evolveFloat } from './float.evolve';
 
 /** Commands to one environment's payout float. */
 export type TopUpFloat = {

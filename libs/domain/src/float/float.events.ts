@@ -1,6 +1,6 @@
 import { Map as PersistentMap } from 'immutable';
 import { ClosedReservations } from '../ledger/closed-reservations';
-import { Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
+import { Money, sumMoney, ZERO_MONEY } from '../money/money';
 import { Environment } from '../shared/decider';
 
 /**
@@ -64,76 +64,6 @@ export function initialFloatState(): FloatState {
     paidOut: ZERO_MONEY,
     openReservations: PersistentMap<string, Money>(),
     closedReservations: ClosedReservations.empty(),
-  };
-}
-
-export function evolveFloat(state: FloatState, event: FloatEvent): FloatState {
-  const next = apply(state, event);
-  assertFloatInvariants(next);
-  return next;
-}
-
-function apply(state: FloatState, event: FloatEvent): FloatState {
-  switch (event.type) {
-    case 'FloatToppedUp': {
-      const amount = parseStoredMoney(event.data.amount);
-      return { ...state, toppedUp: state.toppedUp.plus(amount), available: state.available.plus(amount) };
-    }
-    case 'FloatReserved': {
-      const { payoutId } = event.data;
-      if (state.openReservations.has(payoutId) || state.closedReservations.get(payoutId) !== undefined) {
-        throw new Error(`Cannot apply FloatReserved: ${payoutId} was already reserved`);
-      }
-      const amount = parseStoredMoney(event.data.amount);
-      return {
-        ...state,
-        available: state.available.minus(amount),
-        reserved: state.reserved.plus(amount),
-        openReservations: state.openReservations.set(payoutId, amount),
-      };
-    }
-    case 'FloatReleased': {
-      const amount = openAmount(state, event);
-      return {
-        ...close(state, event.data.payoutId, 'released'),
-        available: state.available.plus(amount),
-        reserved: state.reserved.minus(amount),
-      };
-    }
-    case 'FloatPaidOut': {
-      const amount = openAmount(state, event);
-      return {
-        ...close(state, event.data.payoutId, 'settled'),
-        reserved: state.reserved.minus(amount),
-        paidOut: state.paidOut.plus(amount),
-      };
-    }
-    default: {
-      const _never: never = event;
-      throw new Error(`Unknown float event ${JSON.stringify(_never)}`);
-    }
-  }
-}
-
-// An ending event the decider could not have produced means a corrupt stream or a bug.
-function openAmount(state: FloatState, event: FloatReleased | FloatPaidOut): Money {
-  const amount = state.openReservations.get(event.data.payoutId);
-  if (amount === undefined) {
-    throw new Error(`Cannot apply ${event.type}: no open reservation for ${event.data.payoutId}`);
-  }
-  if (!amount.eq(parseStoredMoney(event.data.amount))) {
-    throw new Error(
-      `Cannot apply ${event.type}: amount differs from the reservation of ${event.data.payoutId}`,
-    );
-  }
-  return amount;
-}
-
-function close(state: FloatState, payoutId: string, outcome: 'released' | 'settled'): FloatState {
-  return {
-    ...state,
-    openReservations: state.openReservations.delete(payoutId),
-    closedReservations: state.closedReservations.with(payoutId, outcome),
   };
 }
 

@@ -11,7 +11,8 @@ import {
 } from './ledger.commands';
 import { decideFundsFlow } from './ledger.funds-flow.decide';
 import { LedgerEvent, LedgerLimits } from './ledger.events';
-import { evolveLedger, initialLedgerState, LedgerState } from './ledger.state';
+import { initialLedgerState, LedgerState } from './ledger.state';
+import { evolveLedger } from './ledger.evolve';
 
 /** Turns a command to one ledger into events, or refuses it with a DomainError. */
 export function decideLedger(command: LedgerCommand, state: LedgerState, now: Date): LedgerEvent[] {

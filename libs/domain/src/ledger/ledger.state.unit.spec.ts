@@ -1,4 +1,5 @@
-import { evolveLedger, initialLedgerState, LedgerState } from './ledger.state';
+import { initialLedgerState, LedgerState } from './ledger.state';
+import { evolveLedger } from './ledger.evolve';
 import { LedgerEvent } from './ledger.events';
 import { funded, released, reserved, settled } from '../testing/ledger.fixtures';
 

@@ -23,13 +23,6 @@ export type MerchantReferenceState = { claimedBy: string | null };
 export const MERCHANT_REFERENCE_STREAM_TYPE = 'merchant-reference';
 export const MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION = 1;
 
-export function evolveMerchantReference(
-  state: MerchantReferenceState,
-  event: MerchantReferenceClaimed,
-): MerchantReferenceState {
-  return state.claimedBy ? state : { claimedBy: event.data.payoutId };
-}
-
 export function claimMerchantReference(
   state: MerchantReferenceState,
   claim: { accountId: string; environment: Environment; merchantReference: string; payoutId: string },

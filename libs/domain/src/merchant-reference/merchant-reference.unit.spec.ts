@@ -1,9 +1,6 @@
 import { refusalOf } from '../testing/given-when-then';
-import {
-  claimMerchantReference,
-  evolveMerchantReference,
-  MerchantReferenceState,
-} from './merchant-reference';
+import { claimMerchantReference, MerchantReferenceState } from './merchant-reference';
+import { evolveMerchantReference } from './merchant-reference.evolve';
 
 const claim = {
   accountId: 'acc_1',

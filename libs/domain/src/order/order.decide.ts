@@ -5,7 +5,8 @@ import { reached } from '../shared/time';
 import { decideCreateOrder } from './order.create';
 import { MarkOrderPaid, OrderCommand, RecordDeclinedAttempt } from './order.commands';
 import { ORDER_DECLINE_REASONS, OrderEvent, OrderInstrument, OrderMethod } from './order.events';
-import { evolveOrder, initialOrderState, Order, OrderIn, OrderState } from './order.state';
+import { initialOrderState, Order, OrderIn, OrderState } from './order.state';
+import { evolveOrder } from './order.evolve';
 
 /** Longest card brand and wallet account kept; both are shown, never parsed. */
 const MAX_BRAND_LENGTH = 32;

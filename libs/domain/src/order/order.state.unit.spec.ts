@@ -13,7 +13,8 @@ import {
 } from '../testing/order.fixtures';
 import { HOUR_MS } from '../shared/time';
 import { OrderEvent } from './order.events';
-import { evolveOrder, initialOrderState, OrderState } from './order.state';
+import { initialOrderState, OrderState } from './order.state';
+import { evolveOrder } from './order.evolve';
 
 const fold = (events: OrderEvent[]): OrderState => foldEvents(evolveOrder, initialOrderState(), events);
 

@@ -1,4 +1,11 @@
-import { PayoutCreated, PayoutEvent, PayoutStatus } from './payout.events';
+import { Aggregate, currentVersionsOnly } from '../shared/aggregate';
+import {
+  PAYOUT_EVENT_SCHEMA_VERSIONS,
+  PAYOUT_STREAM_TYPE,
+  PayoutCreated,
+  PayoutEvent,
+  PayoutStatus,
+} from './payout.events';
 import {
   AwaitingChoice,
   ClosedUnclaimed,
@@ -9,6 +16,7 @@ import {
   Payout,
   PayoutFacts,
   PayoutIn,
+  initialPayoutState,
   PayoutState,
   PayoutStatusShape,
   Processing,
@@ -227,3 +235,11 @@ function inStatus<S extends PayoutStatus>(
 function corrupt(event: PayoutEvent, why: string): Error {
   return new Error(`Cannot apply ${event.type}: ${why}`);
 }
+
+/** A payout, as it is loaded everywhere. */
+export const PAYOUT_AGGREGATE: Aggregate<PayoutEvent, PayoutState> = {
+  streamType: PAYOUT_STREAM_TYPE,
+  initial: initialPayoutState,
+  evolve: evolvePayout,
+  upcast: currentVersionsOnly(PAYOUT_STREAM_TYPE, PAYOUT_EVENT_SCHEMA_VERSIONS),
+};

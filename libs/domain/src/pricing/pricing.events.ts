@@ -20,8 +20,3 @@ export const PRICING_EVENT_SCHEMA_VERSIONS: Record<PricingEvent['type'], number>
 export const PRICING_STREAM_TYPE = 'pricing';
 export const pricingStreamId = (accountId: string, environment: Environment): string =>
   `pricing-${accountId}-${environment}`;
-
-/** The pricing in force: the defaults until the operator sets one. */
-export function evolvePricing(_state: AccountPricing, event: PricingEvent): AccountPricing {
-  return event.data.pricing;
-}

@@ -5,14 +5,14 @@ import {
   decideLedger,
   decidePayout,
   evolveLedger,
-  evolveMerchantReference,
   evolvePayout,
-  initialLedgerState,
   initialPayoutState,
+  LEDGER_AGGREGATE,
   LEDGER_EVENT_SCHEMA_VERSIONS,
   LEDGER_STREAM_TYPE,
   LedgerState,
   ledgerStreamId,
+  MERCHANT_REFERENCE_AGGREGATE,
   MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
   MERCHANT_REFERENCE_STREAM_TYPE,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
@@ -97,12 +97,12 @@ export class CreatePayoutHandler
     const givenLedger = given?.get(ledgerId) as LoadedAggregate<LedgerState> | undefined;
     const [ledger, reference] = await Promise.all([
       givenLedger ??
-        this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState(), {
+        this.cache.load(this.store, ledgerId, LEDGER_AGGREGATE, {
           trustCached: optimistic,
         }),
       optimistic
         ? { state: { claimedBy: null }, version: 0 }
-        : loadAggregate(this.store, referenceId, evolveMerchantReference, { claimedBy: null }),
+        : loadAggregate(this.store, referenceId, MERCHANT_REFERENCE_AGGREGATE),
     ]);
 
     const referenceEvents = claimMerchantReference(

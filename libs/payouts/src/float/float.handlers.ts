@@ -6,14 +6,13 @@ import {
   DomainError,
   Environment,
   evolveFloat,
-  evolvePayout,
+  FLOAT_AGGREGATE,
   FLOAT_EVENT_SCHEMA_VERSIONS,
   FLOAT_STREAM_TYPE,
   FloatState,
   floatStreamId,
   floatView,
-  initialFloatState,
-  initialPayoutState,
+  PAYOUT_AGGREGATE,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,
   payoutStreamId,
@@ -62,7 +61,7 @@ export class TopUpFloatHandler
     onlyIfNew,
   }: TopUpFloatCommand): Promise<Decision<FloatResult>> {
     const streamId = floatStreamId(environment);
-    const float = await this.cache.load(this.store, streamId, evolveFloat, initialFloatState());
+    const float = await this.cache.load(this.store, streamId, FLOAT_AGGREGATE);
     // The expected version (no stream) makes "only if new" hold across processes too.
     const events =
       onlyIfNew && float.version > 0
@@ -106,12 +105,7 @@ export class ReserveFloatHandler
   }
 
   async decide({ payoutId }: ReserveFloatCommand): Promise<Decision<FloatResult>> {
-    const payout = await loadAggregate(
-      this.store,
-      payoutStreamId(payoutId),
-      evolvePayout,
-      initialPayoutState(),
-    );
+    const payout = await loadAggregate(this.store, payoutStreamId(payoutId), PAYOUT_AGGREGATE);
     if (payout.state.status === 'none') throw new DomainError('payout_not_found', 'no such payout');
     const { environment, amount } = payout.state;
     const now = this.clock.now(environment);
@@ -119,7 +113,7 @@ export class ReserveFloatHandler
     // review already has it), so any other status is refused before the float is looked at.
     const payoutEvents = decidePayout({ type: 'LeaveFloatQueue', data: {} }, payout.state, now);
     const floatId = floatStreamId(environment);
-    const float = await this.cache.load(this.store, floatId, evolveFloat, initialFloatState());
+    const float = await this.cache.load(this.store, floatId, FLOAT_AGGREGATE);
     const floatEvents = decideFloat(
       { type: 'ReserveFloat', data: { environment, payoutId, amount } },
       float.state,
@@ -161,12 +155,7 @@ export class GetFloatHandler implements IQueryHandler<GetFloatQuery, FloatResult
   ) {}
 
   async execute({ environment }: GetFloatQuery): Promise<FloatResult> {
-    const float = await this.cache.load(
-      this.store,
-      floatStreamId(environment),
-      evolveFloat,
-      initialFloatState(),
-    );
+    const float = await this.cache.load(this.store, floatStreamId(environment), FLOAT_AGGREGATE);
     return result(environment, float.state, float.version);
   }
 }

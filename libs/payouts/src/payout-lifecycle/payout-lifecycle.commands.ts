@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { PlannedRow } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 import { PayoutState, ReceivingMethod } from '@payouts/domain';
 
 /**

@@ -3,7 +3,7 @@ import {
   DomainError,
   Environment,
   evolvePayout,
-  initialPayoutState,
+  PAYOUT_AGGREGATE,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,
   PayoutCommand,
@@ -32,7 +32,7 @@ export async function decideAccess(
   access: AccessToken,
 ): Promise<Decision<PayoutAccessResult>> {
   const streamId = payoutStreamId(scope.payoutId);
-  const payout = await loadAggregate(store, streamId, evolvePayout, initialPayoutState());
+  const payout = await loadAggregate(store, streamId, PAYOUT_AGGREGATE);
   if (
     payout.state.status === 'none' ||
     payout.state.accountId !== scope.accountId ||

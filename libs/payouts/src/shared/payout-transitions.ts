@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PlannedRow } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 import {
   decideFloat,
   decideLedger,
@@ -8,18 +8,19 @@ import {
   evolveFloat,
   evolveLedger,
   evolvePayout,
+  FLOAT_AGGREGATE,
   FLOAT_EVENT_SCHEMA_VERSIONS,
   FLOAT_STREAM_TYPE,
   FloatCommand,
   floatStreamId,
-  initialFloatState,
-  initialLedgerState,
   initialPayoutState,
+  LEDGER_AGGREGATE,
   LEDGER_EVENT_SCHEMA_VERSIONS,
   LEDGER_STREAM_TYPE,
   LedgerCommand,
   ledgerStreamId,
   Payout,
+  PAYOUT_AGGREGATE,
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,
   PayoutCommand,
@@ -85,7 +86,7 @@ export class PayoutTransitions {
     options: TransitionOptions = {},
   ): Promise<Decision<PayoutState>> {
     const streamId = payoutStreamId(payoutId);
-    const payout = await loadAggregate(this.store, streamId, evolvePayout, initialPayoutState());
+    const payout = await loadAggregate(this.store, streamId, PAYOUT_AGGREGATE);
     const state = payout.state;
     const owner = options.owner;
     if (
@@ -108,7 +109,7 @@ export class PayoutTransitions {
     const ends = payoutEvents.some((e) => MONEY_ENDING_EVENTS.has(e.type));
     if (transition.ledger) {
       const ledgerId = ledgerStreamId(accountId, environment);
-      const ledger = await this.cache.load(this.store, ledgerId, evolveLedger, initialLedgerState());
+      const ledger = await this.cache.load(this.store, ledgerId, LEDGER_AGGREGATE);
       const ledgerEvents = decideLedger(transition.ledger, ledger.state, now);
       if (ends && ledgerEvents.length === 0)
         await reservationClosedUnderUs(this.store, streamId, payout.version);
@@ -133,7 +134,7 @@ export class PayoutTransitions {
     }
     if (transition.float) {
       const floatId = floatStreamId(environment);
-      const float = await this.cache.load(this.store, floatId, evolveFloat, initialFloatState());
+      const float = await this.cache.load(this.store, floatId, FLOAT_AGGREGATE);
       const floatEvents = decideFloat(transition.float, float.state, now);
       if (floatEvents.length > 0) {
         appends.push(

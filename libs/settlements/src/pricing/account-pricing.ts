@@ -3,10 +3,10 @@ import { Command, CommandHandler } from '@nestjs/cqrs';
 import type { Clock } from '@payouts/clock';
 import {
   AccountPricing,
-  DEFAULT_PRICING,
   Environment,
   evolvePricing,
   parsePricing,
+  PRICING_AGGREGATE,
   PRICING_EVENT_SCHEMA_VERSIONS,
   PRICING_STREAM_TYPE,
   PricingEvent,
@@ -34,12 +34,7 @@ export class SetPricingCommand extends Command<AccountPricing> {
 
 /** The pricing in force (the defaults until the operator sets one); a short stream, read whole. */
 export function loadPricing(store: EventStore, accountId: string, environment: Environment) {
-  return loadAggregate<PricingEvent, AccountPricing>(
-    store,
-    pricingStreamId(accountId, environment),
-    evolvePricing,
-    DEFAULT_PRICING,
-  );
+  return loadAggregate(store, pricingStreamId(accountId, environment), PRICING_AGGREGATE);
 }
 
 @CommandHandler(SetPricingCommand)

@@ -1,4 +1,4 @@
-import type { PlannedRow } from '@payouts/database';
+import type { PlannedRow } from '@payouts/write-side';
 import { Environment, LedgerState } from '@payouts/domain';
 
 /**

@@ -1,15 +1,7 @@
 import type { SqlQueryable } from '@payouts/database';
 import type { EventStore } from '@payouts/event-store';
-import {
-  Environment,
-  evolveOrder,
-  initialOrderState,
-  ORDER_EVENT_SCHEMA_VERSIONS,
-  ORDER_STREAM_TYPE,
-  OrderEvent,
-  OrderState,
-} from '@payouts/domain';
-import { foldRelayedStreams, StreamFolding } from '../dispatcher/fold-relayed-streams';
+import { Environment, ORDER_AGGREGATE, ORDER_STREAM_TYPE } from '@payouts/domain';
+import { foldRelayedStreams } from '../dispatcher/fold-relayed-streams';
 import type { RelayedEvent } from '../transport/event-transport';
 import { checkoutWebhookBody, orderPaidEventId } from './checkout-webhook-body';
 import { PaidOrderEvent, storePaidOrderEvents } from './paid-order-events';
@@ -38,7 +30,7 @@ export async function ingestPaidOrders(
   );
   if (paid.length === 0) return [];
   const toStore: PaidOrderEvent[] = [];
-  for (const { event, state } of await foldRelayedStreams(store, tx, paid, ORDER_FOLDING)) {
+  for (const { event, state } of await foldRelayedStreams(store, tx, paid, ORDER_AGGREGATE)) {
     // The relay only publishes committed events, so the stream holds the OrderPaid it reports.
     if (state.status !== 'SUCCESS') {
       throw new Error(`${event.streamId} is ${state.status} at version ${event.streamVersion}, not SUCCESS`);
@@ -57,10 +49,3 @@ export async function ingestPaidOrders(
   }
   return storePaidOrderEvents(tx, toStore, now);
 }
-
-const ORDER_FOLDING: StreamFolding<OrderEvent, OrderState> = {
-  what: 'order',
-  evolve: evolveOrder,
-  initial: initialOrderState,
-  schemaVersions: ORDER_EVENT_SCHEMA_VERSIONS,
-};

@@ -1,20 +1,11 @@
 import type { SqlQueryable } from '@payouts/database';
 import type { EventStore } from '@payouts/event-store';
-import {
-  Environment,
-  evolvePayout,
-  initialPayoutState,
-  ORDER_STREAM_TYPE,
-  PAYOUT_EVENT_SCHEMA_VERSIONS,
-  PAYOUT_STREAM_TYPE,
-  PayoutEvent,
-  PayoutState,
-} from '@payouts/domain';
+import { Environment, ORDER_STREAM_TYPE, PAYOUT_AGGREGATE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
 import { ingestPaidOrders, ORDER_PAID_EVENT_TYPE } from '../checkout/order-intake';
 import { payoutUpdatedBody, payoutUpdatedEventId, payoutWebhookData } from '../payout-webhook-event';
 import { PaidPayoutEvent, storePaidPayoutEvents } from '../store/paid-payout-events';
 import type { RelayedEvent } from '../transport/event-transport';
-import { foldRelayedStreams, StreamFolding } from './fold-relayed-streams';
+import { foldRelayedStreams } from './fold-relayed-streams';
 
 /** The dispatcher's consumer group, on Kafka and in-process alike. */
 export const DISPATCHER_GROUP_ID = 'webhook-dispatcher';
@@ -63,7 +54,7 @@ async function ingestPaidPayouts(
   );
   if (paid.length === 0) return [];
   const toStore: PaidPayoutEvent[] = [];
-  for (const { event, state } of await foldRelayedStreams(store, tx, paid, PAYOUT_FOLDING)) {
+  for (const { event, state } of await foldRelayedStreams(store, tx, paid, PAYOUT_AGGREGATE)) {
     // The relay only publishes committed events, so the stream holds the PayoutPaid it reports.
     if (state.status !== 'paid') {
       throw new Error(`${event.streamId} is ${state.status} at version ${event.streamVersion}, not paid`);
@@ -80,10 +71,3 @@ async function ingestPaidPayouts(
   }
   return storePaidPayoutEvents(tx, toStore, now);
 }
-
-const PAYOUT_FOLDING: StreamFolding<PayoutEvent, PayoutState> = {
-  what: 'payout',
-  evolve: evolvePayout,
-  initial: initialPayoutState,
-  schemaVersions: PAYOUT_EVENT_SCHEMA_VERSIONS,
-};

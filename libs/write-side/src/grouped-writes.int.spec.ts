@@ -1,7 +1,6 @@
+import type { RowStatement, SqlClient } from '@payouts/database';
 import { TestDatabase, testBackends } from '@payouts/testing';
 import { GroupedWrites } from './grouped-writes';
-import { RowStatement } from './row-statements';
-import { SqlClient } from './sql-client';
 
 const answers: RowStatement['answers'] = {
   rowKey: (row) => String(row['v']),

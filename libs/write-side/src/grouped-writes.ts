@@ -1,6 +1,6 @@
+import { RowStatement, runRowStatement, SqlClient, SqlState, sqlStateOf } from '@payouts/database';
 import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
-import { batchingRows, RowStatement, runRowStatement, writeRow } from './row-statements';
-import { SqlClient, SqlState, sqlStateOf } from './sql-client';
+import { batchingRows, writeRow } from './row-batches';
 
 export const GROUPED_WRITES_LIMITS: GroupingLimits = Object.freeze({ maxWeight: 64, maxInFlight: 2 });
 

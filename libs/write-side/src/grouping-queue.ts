@@ -21,6 +21,8 @@ export interface GroupMember {
  * arrived together go together; members that come while the limit is reached wait and form the
  * next group. Members are taken first come, first served; one whose key is in the group, or in a
  * running one, waits at the head of the queue, so work on one key runs in the order it came.
+ * Writes are what it groups (the Committer's plans, GroupedWrites' rows), so it is the write
+ * side's; the SQL client under it only runs what a group sends.
  */
 export class GroupingQueue<M extends GroupMember> {
   private readonly queue: M[] = [];

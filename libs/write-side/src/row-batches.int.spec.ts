@@ -1,6 +1,6 @@
+import type { RowStatement, SqlQueryable } from '@payouts/database';
 import { countSocketWrites, TestDatabase, testBackends } from '@payouts/testing';
-import { batchingRows, RowStatement, writeRow } from './row-statements';
-import type { SqlQueryable } from './sql-client';
+import { batchingRows, writeRow } from './row-batches';
 
 const UPSERT: RowStatement = {
   sql: `INSERT INTO row_statements_test (k, n, note)

@@ -31,6 +31,10 @@ export interface BurstLimits {
  * taken, so the episode does not end by itself; nor does it end across a stall of the process
  * (a long garbage collection, a starved CPU), since the first arrival after it finds the bound
  * still taken.
+ *
+ * Here, beside AdmissionGate, whose commands in flight it bounds; LedgerBatches (libs/write-side)
+ * bounds a ledger's queue with it too, and imports it from here (libs/http cannot import the
+ * write side).
  */
 export class BurstAllowance {
   private startedAt: number | undefined;
