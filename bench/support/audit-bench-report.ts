@@ -2,10 +2,13 @@ import type { AuditCliRun } from './audit-cli-run';
 import { countIn } from './audit-cli-run';
 import { median } from './bench-numbers';
 
-/** Issue 32's goals at 1M events. */
+/**
+ * The goals at 1M events: issue 32's for replay and memory; verify's since it became one pass on
+ * one thread (docs/audit.md, "For engineers"): a million events in 30 s.
+ */
 export const GOALS = {
   replayEventsPerSecond: 30_000,
-  verifyEventsPerSecond: 100_000,
+  verifySecondsPerMillionEvents: 30,
   /** 300 MB, in MiB as the table shows memory. */
   peakRssMib: 300e6 / 2 ** 20,
 } as const;
@@ -107,9 +110,9 @@ export function goals(verify: Measured, replay: Measured): { goal: string; met: 
       value: fixed(replay.eventsPerSecond),
     },
     {
-      goal: `verify >= ${GOALS.verifyEventsPerSecond} events/s`,
-      met: verify.eventsPerSecond >= GOALS.verifyEventsPerSecond,
-      value: fixed(verify.eventsPerSecond),
+      goal: `verify <= ${GOALS.verifySecondsPerMillionEvents} s per 1,000,000 events`,
+      met: verify.eventsPerSecond * GOALS.verifySecondsPerMillionEvents >= 1_000_000,
+      value: `${fixed(1_000_000 / verify.eventsPerSecond, 2)} s (${fixed(verify.eventsPerSecond)} events/s)`,
     },
     {
       goal: 'peak RSS < 300 MB (286 MiB), verify and replay',

@@ -1,7 +1,6 @@
-// The finance audit (ARCHITECTURE 8, docs/audit.md): the tamper-evidence chain and its keeper's
+// The finance audit (docs/audit.md): the tamper-evidence chain and its keeper's
 // batch, the verify pass over the whole log, the public export envelope, and the replay of every
 // read model compared with the live ones.
-export * from './chain/canonical-json';
 export * from './chain/chain-link';
 export * from './chain/chain-store';
 export * from './chain/chain-keeper';

@@ -1,4 +1,5 @@
 // The pure domain: deciders, events, commands and money. No Nest, no Prisma, no I/O, no clock.
+export * from './shared/canonical-json';
 export * from './shared/characters';
 export * from './shared/aggregate';
 export * from './shared/decider';

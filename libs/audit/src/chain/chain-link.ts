@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '@payouts/domain';
 
 /** The link before the first event: 64 zeros. */
 export const GENESIS_LINK = '0'.repeat(64);
@@ -13,8 +13,6 @@ export interface ChainedEvent {
   eventType: string;
   schemaVersion: number;
   data: unknown;
-  /** canonicalJson(data), when the caller has it already (verify reads it off jsonb's text). */
-  canonicalData?: string;
   metadata: unknown;
   /** recorded_at in UTC with microseconds, as the database keeps it: `2026-03-01T12:00:00.123456Z`. */
   recordedAt: string;
@@ -35,7 +33,7 @@ export function chainLink(previous: string, event: ChainedEvent): string {
     event.eventId,
     event.eventType,
     event.schemaVersion,
-    event.canonicalData ?? canonicalJson(event.data),
+    canonicalJson(event.data),
     canonicalJson(event.metadata),
     event.recordedAt,
   ]);

@@ -74,7 +74,8 @@ export function auditFeedPages(
 ): AsyncGenerator<AuditEventRow[]> {
   return keysetPages(
     async (key) =>
-      (await db.query<AuditEventRow>(FEED_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
+      (await db.queryPrepared<AuditEventRow>(FEED_PAGE_SQL, [key.transactionId, key.position, batchSize]))
+        .rows,
     feedKeyOf,
     after,
     batchSize,

@@ -1,39 +1,32 @@
 import {
-  evolveFloat,
-  evolveLedger,
-  evolveOrder,
-  evolvePayout,
-  FLOAT_EVENT_SCHEMA_VERSIONS,
+  Aggregate,
+  FLOAT_AGGREGATE,
   FLOAT_STREAM_TYPE,
-  FloatEvent,
   FloatState,
-  initialOrderState,
-  initialPayoutState,
   isFinalPayout,
+  LEDGER_AGGREGATE,
   LEDGER_STREAM_TYPE,
   LedgerState,
   ledgerOwnerFromStreamId,
-  MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
+  MERCHANT_REFERENCE_AGGREGATE,
   MERCHANT_REFERENCE_STREAM_TYPE,
-  ORDER_EVENT_SCHEMA_VERSIONS,
+  ORDER_AGGREGATE,
   ORDER_STREAM_TYPE,
-  OrderEvent,
   OrderState,
   orderStreamId,
-  PAYOUT_EVENT_SCHEMA_VERSIONS,
+  PAYOUT_AGGREGATE,
   PAYOUT_STREAM_TYPE,
-  PayoutEvent,
   PayoutState,
   payoutStreamId,
-  PRICING_EVENT_SCHEMA_VERSIONS,
+  PRICING_AGGREGATE,
   PRICING_STREAM_TYPE,
-  upcastLedgerEvent,
 } from '@payouts/domain';
-import type { FoldedEvent } from './verify-feed';
-import { FindingKind, ledgerRefusalKind, messageOf, ReportFinding } from './findings';
-import { FloatTally } from './float-tally';
-import { LedgerTally } from './ledger-tally';
+import type { AuditEvent } from '../feed/audit-feed';
+import { FindingKind, messageOf, ReportFinding } from './findings';
 import { PaidChecks } from './paid-checks';
+
+/** The columns the folds read (the event id, metadata and time are the chain's alone). */
+export type FoldedEvent = Omit<AuditEvent, 'eventId' | 'metadata' | 'recordedAt'>;
 
 /** A payout or order that reached a final status: the deciders append nothing after it, so its state is not kept. */
 type Closed = { readonly closed: string };
@@ -54,20 +47,18 @@ function closedWith(status: string): Closed {
 }
 
 /**
- * Folds every stream through the domain's own evolve functions, which throw on an event the
- * decider could not have produced and (ledger, float) on broken conservation or a negative
- * balance after any event. A throw is a finding at that event; the event is left out and the fold
- * goes on with the state before it. Ledgers and floats are few and kept whole; a payout or order
- * is kept while open and shrinks to its final status once closed.
- *
- * A ledger is folded by LedgerTally (the same arithmetic in cents, several times cheaper) for as
- * long as it can prove the domain accepts each event; at the first event it cannot, the ledger
- * goes to evolveLedger for good, so every ledger finding is the domain's own refusal. A float is
- * folded the same way by FloatTally, then evolveFloat.
+ * Folds every stream through its aggregate as the domain defines it (`Aggregate`: the upcast of a
+ * stored event, then evolve), the same definitions the write side loads aggregates with. The
+ * upcast refuses an event type or schema version this build does not know; evolve throws on an
+ * event the decider could not have produced and, for ledgers and floats, on broken conservation or
+ * a negative balance after any event (assertLedgerInvariants, assertFloatInvariants). A refusal is
+ * a finding at that event; the event is left out and the fold goes on with the state before it.
+ * Ledgers and floats are few and kept whole; a payout or order is kept while open and shrinks to
+ * its final status once closed.
  */
 export class AggregateFolds {
-  private readonly ledgers = new Map<string, LedgerTally | LedgerState>();
-  private readonly floats = new Map<string, FloatTally | FloatState>();
+  private readonly ledgers = new Map<string, LedgerState>();
+  private readonly floats = new Map<string, FloatState>();
   private readonly payouts = new Map<string, PayoutState | Closed>();
   private readonly orders = new Map<string, OrderState | Closed>();
   private readonly uncheckedTypes = new Set<string>();
@@ -91,8 +82,8 @@ export class AggregateFolds {
       case MERCHANT_REFERENCE_STREAM_TYPE:
         return this.merchantReference(event);
       case PRICING_STREAM_TYPE:
-        // The pricing in force is the last one set; any sequence is legal. Only its schema is checked.
-        this.known(event, PRICING_EVENT_SCHEMA_VERSIONS);
+        // The pricing in force is the last one set; any sequence is legal. Only the upcast can refuse.
+        this.upcast(PRICING_AGGREGATE, event);
         return;
       default:
         if (this.uncheckedTypes.has(event.streamType)) return;
@@ -106,58 +97,38 @@ export class AggregateFolds {
       this.finding('stream_mismatch', event, 'not a ledger stream id');
       return;
     }
-    const kept = this.ledgers.get(event.streamId) ?? new LedgerTally();
+    const ledgerEvent = this.upcast(LEDGER_AGGREGATE, event);
+    if (ledgerEvent === null) return;
+    const before = this.ledgers.get(event.streamId) ?? LEDGER_AGGREGATE.initial();
     try {
-      const ledgerEvent = upcastLedgerEvent({
-        type: event.eventType,
-        schemaVersion: event.schemaVersion,
-        data: event.data,
-      });
-      if (kept instanceof LedgerTally && kept.tryApply(ledgerEvent)) {
-        this.ledgers.set(event.streamId, kept);
-      } else {
-        // The tally could not vouch for this event: the domain decides, and keeps the ledger from now on.
-        const before = kept instanceof LedgerTally ? kept.toDomainState() : kept;
-        this.ledgers.set(event.streamId, before);
-        this.ledgers.set(event.streamId, evolveLedger(before, ledgerEvent));
-      }
-      if (ledgerEvent.type === 'PaymentProceedsRecorded') this.paid.proceedsRecorded(ledgerEvent.data, event);
+      this.ledgers.set(event.streamId, LEDGER_AGGREGATE.evolve(before, ledgerEvent));
     } catch (error) {
-      this.finding(ledgerRefusalKind(error), event, messageOf(error));
+      this.refused(event, error, 'ledger_invariant');
+      return;
     }
+    if (ledgerEvent.type === 'PaymentProceedsRecorded') this.paid.proceedsRecorded(ledgerEvent.data, event);
   }
 
   private float(event: FoldedEvent): void {
-    if (!this.known(event, FLOAT_EVENT_SCHEMA_VERSIONS)) return;
-    const kept = this.floats.get(event.streamId) ?? new FloatTally();
-    const floatEvent = asEvent<FloatEvent>(event);
-    if (kept instanceof FloatTally && kept.tryApply(floatEvent)) {
-      this.floats.set(event.streamId, kept);
-      return;
-    }
-    // The tally could not vouch for this event: the domain decides, and keeps the float from now on.
-    const before = kept instanceof FloatTally ? kept.toDomainState() : kept;
-    this.floats.set(event.streamId, before);
+    const floatEvent = this.upcast(FLOAT_AGGREGATE, event);
+    if (floatEvent === null) return;
+    const before = this.floats.get(event.streamId) ?? FLOAT_AGGREGATE.initial();
     try {
-      this.floats.set(event.streamId, evolveFloat(before, floatEvent));
+      this.floats.set(event.streamId, FLOAT_AGGREGATE.evolve(before, floatEvent));
     } catch (error) {
-      const message = messageOf(error);
-      this.finding(
-        /invariant broken/.test(message) ? 'float_invariant' : 'illegal_transition',
-        event,
-        message,
-      );
+      this.refused(event, error, 'float_invariant');
     }
   }
 
   private payout(event: FoldedEvent): void {
-    if (!this.known(event, PAYOUT_EVENT_SCHEMA_VERSIONS)) return;
-    const payoutEvent = asEvent<PayoutEvent>(event);
-    if (payoutStreamId(String(payoutEvent.data?.payoutId)) !== event.streamId) {
-      this.finding('stream_mismatch', event, `names payout ${String(payoutEvent.data?.payoutId)}`);
+    const payoutEvent = this.upcast(PAYOUT_AGGREGATE, event);
+    if (payoutEvent === null) return;
+    const payoutId = fieldOf(payoutEvent.data, 'payoutId');
+    if (payoutStreamId(String(payoutId)) !== event.streamId) {
+      this.finding('stream_mismatch', event, `names payout ${String(payoutId)}`);
       return;
     }
-    const before = this.payouts.get(event.streamId) ?? initialPayoutState();
+    const before = this.payouts.get(event.streamId) ?? PAYOUT_AGGREGATE.initial();
     if ('closed' in before) {
       this.finding(
         'illegal_transition',
@@ -168,7 +139,7 @@ export class AggregateFolds {
     }
     let after: PayoutState;
     try {
-      after = evolvePayout(before, payoutEvent);
+      after = PAYOUT_AGGREGATE.evolve(before, payoutEvent);
     } catch (error) {
       this.finding('illegal_transition', event, messageOf(error));
       return;
@@ -181,14 +152,14 @@ export class AggregateFolds {
   }
 
   private order(event: FoldedEvent): void {
-    if (!this.known(event, ORDER_EVENT_SCHEMA_VERSIONS)) return;
-    const orderEvent = asEvent<OrderEvent>(event);
-    const orderId = Number(orderEvent.data?.orderId);
+    const orderEvent = this.upcast(ORDER_AGGREGATE, event);
+    if (orderEvent === null) return;
+    const orderId = Number(fieldOf(orderEvent.data, 'orderId'));
     if (!Number.isSafeInteger(orderId) || orderStreamId(orderId) !== event.streamId) {
-      this.finding('stream_mismatch', event, `names order ${String(orderEvent.data?.orderId)}`);
+      this.finding('stream_mismatch', event, `names order ${String(fieldOf(orderEvent.data, 'orderId'))}`);
       return;
     }
-    const before = this.orders.get(event.streamId) ?? initialOrderState();
+    const before = this.orders.get(event.streamId) ?? ORDER_AGGREGATE.initial();
     if ('closed' in before) {
       this.finding(
         'illegal_transition',
@@ -199,7 +170,7 @@ export class AggregateFolds {
     }
     let after: OrderState;
     try {
-      after = evolveOrder(before, orderEvent);
+      after = ORDER_AGGREGATE.evolve(before, orderEvent);
     } catch (error) {
       this.finding('illegal_transition', event, messageOf(error));
       return;
@@ -209,30 +180,38 @@ export class AggregateFolds {
     this.orders.set(event.streamId, after.status === 'PENDING' ? after : closedWith(after.status));
   }
 
-  /** A merchant reference is claimed once, forever: its stream has exactly one event. */
+  /**
+   * A merchant reference is claimed once, forever: its stream has exactly one event. Stricter than
+   * the domain's evolve, which keeps the first claim: no decider appends a second.
+   */
   private merchantReference(event: FoldedEvent): void {
-    if (
-      event.eventType !== 'MerchantReferenceClaimed' ||
-      event.schemaVersion !== MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION
-    ) {
-      this.finding('unknown_event', event, `${event.eventType} schema ${event.schemaVersion}`);
-    } else if (event.streamVersion !== 1) {
+    if (this.upcast(MERCHANT_REFERENCE_AGGREGATE, event) === null) return;
+    if (event.streamVersion !== 1) {
       this.finding('illegal_transition', event, 'the merchant reference was already claimed');
     }
   }
 
-  /** Whether this build knows the event's type and schema version for its stream type. */
-  private known(event: FoldedEvent, versions: Record<string, number>): boolean {
-    const current = Object.hasOwn(versions, event.eventType) ? versions[event.eventType] : undefined;
-    if (current === event.schemaVersion) return true;
-    this.finding(
-      'unknown_event',
-      event,
-      current === undefined
-        ? `${event.eventType} is not a ${event.streamType} event`
-        : `${event.eventType} has schema version ${event.schemaVersion}; this build reads ${current}`,
-    );
-    return false;
+  /** The stored event as the aggregate's event, or null (an `unknown_event` finding) if the upcast refuses it. */
+  private upcast<Event extends { type: string }, State>(
+    aggregate: Aggregate<Event, State>,
+    event: FoldedEvent,
+  ): Event | null {
+    try {
+      return aggregate.upcast({
+        type: event.eventType,
+        schemaVersion: event.schemaVersion,
+        data: event.data,
+      });
+    } catch (error) {
+      this.finding('unknown_event', event, messageOf(error));
+      return null;
+    }
+  }
+
+  /** A ledger or float event evolve refused: its invariants broken, or a transition no decider makes. */
+  private refused(event: FoldedEvent, error: unknown, invariant: FindingKind): void {
+    const message = messageOf(error);
+    this.finding(/invariant broken/.test(message) ? invariant : 'illegal_transition', event, message);
   }
 
   private finding(kind: FindingKind, event: FoldedEvent, detail: string): void {
@@ -240,9 +219,10 @@ export class AggregateFolds {
   }
 }
 
-/** The stored row as the domain's event shape (its type and schema were checked by `known`). */
-function asEvent<E extends { type: string; data: unknown }>(
-  event: FoldedEvent,
-): E & { data: Record<string, unknown> } {
-  return { type: event.eventType, data: event.data } as E & { data: Record<string, unknown> };
+/**
+ * A field of an event's data as stored: the upcast checks an event's type and schema version, not
+ * its shape, and a tampered event may carry anything (or no object at all).
+ */
+function fieldOf(data: unknown, name: string): unknown {
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[name] : undefined;
 }

@@ -57,9 +57,14 @@ export class FindingGroups {
     const chain = this.chainCauses.get(streamId);
     if (chain !== undefined && follows(finding, index, chain)) {
       const { kind, position, detail } = finding;
-      const counts = finding.consequence ?? { streamId, uncheckedEvents: 0, unpaired: 0 };
-      if (chain.finding !== null)
-        chain.finding.consequence = { ...counts, finding: { kind, position, detail } };
+      if (chain.finding !== null) {
+        chain.finding.consequence = {
+          streamId,
+          uncheckedEvents: 0,
+          unpaired: 0,
+          finding: { kind, position, detail },
+        };
+      }
       this.causes.set(streamId, chain.finding);
       return;
     }

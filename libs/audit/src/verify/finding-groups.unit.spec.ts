@@ -15,9 +15,9 @@ describe('the findings verify prints', () => {
     groups.add(finding('illegal_transition', '12', 'y'), 6);
     groups.add(finding('edited', '20', 'z'), 8);
     groups.add(finding('ledger_invariant', '20', 'z', 'available is -1.00'), 8);
-    // At the end: the gaps (each with its consequence), then what each stopped stream left.
-    const gap = finding('version_gap', '11', 'x', 'version 3 follows version 1');
-    groups.add({ ...gap, consequence: { streamId: 'x', uncheckedEvents: 3, unpaired: 1 } }, 7);
+    // At the end: the gaps, then what each stopped stream left (a gap's: the events it held).
+    groups.add(finding('version_gap', '11', 'x', 'version 3 follows version 1'), 7);
+    groups.addConsequence({ streamId: 'x', uncheckedEvents: 3, unpaired: 1 });
     groups.addConsequence({ streamId: 'z', uncheckedEvents: 4, unpaired: 0 });
 
     expect(groups.kept()).toEqual([

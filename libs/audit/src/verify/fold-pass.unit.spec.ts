@@ -1,9 +1,9 @@
 import type { LedgerEvent } from '@payouts/domain';
 import { storedLedgerEvents } from '../testing/stored-ledger-events';
-import type { IndexedFinding } from './chain-checker';
+import type { FoldedEvent } from './aggregate-folds';
+import type { Finding } from './findings';
 import { FoldPass } from './fold-pass';
 import { MAX_HELD_EVENTS } from './stream-order';
-import type { FoldedEvent } from './verify-feed';
 
 const AT = '2026-03-01T12:00:00.000Z';
 const limits: LedgerEvent = {
@@ -39,13 +39,13 @@ const settled = (payoutId: string, total: string): LedgerEvent => ({
 });
 
 describe('a fold pass', () => {
-  let found: IndexedFinding[];
+  let found: { index: number; finding: Finding }[];
   let pass: FoldPass;
   let index: number;
   const accept = (events: readonly FoldedEvent[]) => events.forEach((event) => pass.accept(event, index++));
   beforeEach(() => {
     found = [];
-    pass = new FoldPass((finding) => found.push(finding));
+    pass = new FoldPass((finding, at) => found.push({ index: at, finding }));
     index = 0;
   });
 
@@ -68,11 +68,44 @@ describe('a fold pass', () => {
       [5, 'illegal_transition', 'ledger-acc_a-sandbox'],
       [10, 'ledger_invariant', 'ledger-acc_b-sandbox'],
     ]);
-    expect(pass.finish()).toMatchObject({
-      gaps: [],
-      unmatched: [],
-      consequences: [{ streamId: 'ledger-acc_a-sandbox', uncheckedEvents: 2, unpaired: 0 }],
+    expect(pass.finish()).toEqual([{ streamId: 'ledger-acc_a-sandbox', uncheckedEvents: 2, unpaired: 0 }]);
+    expect(found).toHaveLength(2);
+  });
+
+  it("reports an event the domain's upcast refuses as unknown_event, in the domain's words, and stops its stream", () => {
+    const event = (
+      streamId: string,
+      streamType: string,
+      version: number,
+      eventType: string,
+      schemaVersion = 1,
+    ) => ({
+      position: String(version),
+      transactionId: String(version),
+      streamId,
+      streamType,
+      streamVersion: version,
+      eventType,
+      schemaVersion,
+      data: {},
     });
+    accept([
+      event('payout-po_x', 'payout', 1, 'PayoutTeleported'),
+      event('payout-po_x', 'payout', 2, 'PayoutConfirmed'),
+      event('float-sandbox', 'float', 1, 'FloatToppedUp', 2),
+    ]);
+    expect(
+      found.map(({ index, finding }) => [index, finding.kind, finding.streamId, finding.detail]),
+    ).toEqual([
+      [0, 'unknown_event', 'payout-po_x', 'unknown payout event type PayoutTeleported'],
+      [
+        2,
+        'unknown_event',
+        'float-sandbox',
+        'float event FloatToppedUp has schema version 2; this build reads 1',
+      ],
+    ]);
+    expect(pass.finish()).toEqual([{ streamId: 'payout-po_x', uncheckedEvents: 1, unpaired: 0 }]);
   });
 
   it('gives a version gap the count of the events its stream held', () => {
@@ -84,9 +117,9 @@ describe('a fold pass', () => {
       reserved('po_b', '20.00'),
     ]);
     accept([...events.slice(0, 2), ...events.slice(3)]);
-    const end = pass.finish();
     expect(found).toEqual([]);
-    expect(end.gaps).toEqual([
+    const consequences = pass.finish();
+    expect(found).toEqual([
       {
         index: 2,
         finding: {
@@ -94,11 +127,10 @@ describe('a fold pass', () => {
           position: events[3]!.position,
           streamId: 'ledger-acc_a-sandbox',
           detail: 'version 4 follows version 2',
-          consequence: { streamId: 'ledger-acc_a-sandbox', uncheckedEvents: 2, unpaired: 0 },
         },
       },
     ]);
-    expect(end.consequences).toEqual([]);
+    expect(consequences).toEqual([{ streamId: 'ledger-acc_a-sandbox', uncheckedEvents: 2, unpaired: 0 }]);
   });
 
   it('reports a stream that fills the held events once, and counts the rest of it', () => {
@@ -117,9 +149,9 @@ describe('a fold pass', () => {
     expect(found.map(({ index, finding }) => [index, finding.kind, finding.position])).toEqual([
       [MAX_HELD_EVENTS, 'version_gap', String(MAX_HELD_EVENTS + 2)],
     ]);
-    expect(pass.finish()).toMatchObject({
-      gaps: [],
-      consequences: [{ streamId: 'payout-po_x', uncheckedEvents: MAX_HELD_EVENTS + 2, unpaired: 0 }],
-    });
+    expect(pass.finish()).toEqual([
+      { streamId: 'payout-po_x', uncheckedEvents: MAX_HELD_EVENTS + 2, unpaired: 0 },
+    ]);
+    expect(found).toHaveLength(1);
   });
 });

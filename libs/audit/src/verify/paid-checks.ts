@@ -6,7 +6,7 @@ import {
   PaymentProceedsRecorded,
 } from '@payouts/domain';
 import { payoutUpdatedEventId } from '@payouts/webhooks';
-import type { FoldedEvent } from './verify-feed';
+import type { FoldedEvent } from './aggregate-folds';
 import { ReportFinding } from './findings';
 
 type Where = { position: string; streamId: string };

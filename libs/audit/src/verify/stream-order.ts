@@ -1,7 +1,7 @@
-import type { FoldedEvent } from './verify-feed';
+import type { FoldedEvent } from './aggregate-folds';
 import { Finding, ReportFinding } from './findings';
 
-/** Events held while an earlier version of their stream is awaited, across the streams of one StreamOrder (Tiger style: a limit; verify has one per thread). */
+/** Events held while an earlier version of their stream is awaited, across all streams (Tiger style: a limit). */
 export const MAX_HELD_EVENTS = 10_000;
 
 /** A stream's events that came early, and the feed index of the event that made it wait. */
@@ -30,7 +30,8 @@ export class StreamOrder {
   /** The events now ready to fold, in version order (often just this one); `index` is the event's in feed order. */
   accept(event: FoldedEvent, index: number): FoldedEvent[] {
     const last = this.versions.get(event.streamId) ?? 0;
-    const waiting = this.held.get(event.streamId)?.versions;
+    // Nearly always nothing is held: no second look-up by stream id then.
+    const waiting = this.held.size === 0 ? undefined : this.held.get(event.streamId)?.versions;
     if (event.streamVersion <= last || waiting?.has(event.streamVersion)) {
       this.report({
         kind: 'version_duplicate',
@@ -79,25 +80,23 @@ export class StreamOrder {
   }
 
   /**
-   * Streams still waiting for a version: each is a gap, given with the feed index at which its
-   * stream began to wait, in that order (so gaps found on two threads merge into one pass's order),
-   * and how many events it holds (every one after the missing version, none of them folded).
+   * Streams still waiting for a version at the end of the log: each is a gap, given with the feed
+   * index at which its stream began to wait, in that order. Each still holds its events (every one
+   * after the missing version, none of them folded) until the caller drops them.
    */
-  finish(report: (finding: Finding & { streamId: string }, since: number, held: number) => void): void {
-    for (const [streamId, { since, versions }] of this.held) {
+  waiting(): { finding: Finding & { streamId: string }; since: number }[] {
+    return [...this.held].map(([streamId, { since, versions }]) => {
       const first = Math.min(...versions.keys());
-      const event = versions.get(first);
-      report(
-        {
+      return {
+        finding: {
           kind: 'version_gap',
-          position: event?.position ?? null,
+          position: versions.get(first)?.position ?? null,
           streamId,
           detail: `version ${first} follows version ${this.versions.get(streamId) ?? 0}`,
         },
         since,
-        versions.size,
-      );
-    }
+      };
+    });
   }
 
   get streams(): number {

@@ -21,14 +21,11 @@ describe('stream order', () => {
   let order: StreamOrder;
   let index: number;
   const accept = (e: AuditEvent) => order.accept(e, index++);
-  const finish = (): number[] => {
-    const since: number[] = [];
-    order.finish((finding, at) => {
+  const finish = (): number[] =>
+    order.waiting().map(({ finding, since }) => {
       findings.push(finding);
-      since.push(at);
+      return since;
     });
-    return since;
-  };
   beforeEach(() => {
     findings = [];
     order = new StreamOrder((f) => findings.push(f));
