@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
       pollIntervalMs: PROJECTOR_POLL_MS,
       handle: async (events, tx) => {
-        await projectReadModels(tx, events);
+        await projectReadModels(tx, store, events);
         if (chain) await chainAlongside(tx, events, READ_MODEL_SUBSCRIPTION_ID);
       },
     }),

@@ -26,7 +26,7 @@ export class ReadModelProjector implements OnApplicationBootstrap, OnModuleDestr
       subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
       pollIntervalMs: this.config.projectorPollMs,
       handle: async (events, tx) => {
-        await projectReadModels(tx, events);
+        await projectReadModels(tx, this.store, events);
         await chainAlongside(tx, events, READ_MODEL_SUBSCRIPTION_ID);
       },
     });

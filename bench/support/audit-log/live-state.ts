@@ -30,10 +30,11 @@ export function chainWholeLog(db: SqlClient): Promise<KeeperRun> {
  * third of the speed on this machine: minutes more for a million events.
  */
 export function projectWholeLog(db: SqlClient, batchSize?: number): Promise<KeeperRun> {
+  const source = new PostgresEventStore(db);
   return followToTheEnd(db, {
     subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
     batchSize,
-    handle: (events, tx) => projectReadModels(tx, events, { concurrentStreams: true }),
+    handle: (events, tx) => projectReadModels(tx, source, events, { concurrentStreams: true }),
   });
 }
 

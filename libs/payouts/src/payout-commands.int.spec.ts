@@ -392,8 +392,8 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     const before = await dumpReadModels();
     const all = await store.readFeed(FEED_START, 10_000);
     expect(all.length).toBeLessThan(10_000);
-    await database.db.transaction((tx) => projectReadModels(tx, all));
-    for (const event of all) await database.db.transaction((tx) => projectReadModels(tx, [event]));
+    await database.db.transaction((tx) => projectReadModels(tx, store, all));
+    for (const event of all) await database.db.transaction((tx) => projectReadModels(tx, store, [event]));
     expect(await dumpReadModels()).toEqual(before);
   });
 
@@ -408,7 +408,7 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     ]);
     const subscription = store.subscribe({
       subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
-      handle: (events, tx) => projectReadModels(tx, events),
+      handle: (events, tx) => projectReadModels(tx, store, events),
       batchSize: 100,
       pollIntervalMs: 10,
     });

@@ -44,7 +44,7 @@ describe.each(testBackends())('balance transactions on every path on $name', (ba
     const account = `acct_${backend.name}_race`;
     const projector = store.subscribe({
       subscriptionId: `race-${backend.name}`,
-      handle: (batch, tx) => projectReadModels(tx, batch),
+      handle: (batch, tx) => projectReadModels(tx, store, batch),
       batchSize: 3,
       pollIntervalMs: 1,
     });
@@ -87,7 +87,7 @@ describe.each(testBackends())('balance transactions on every path on $name', (ba
       await appendLedger(store, account, fundsFlowEvents(account), { inline: false });
       const projector = store.subscribe({
         subscriptionId: `reversed-${backend.name}-${concurrentStreams}`,
-        handle: (batch, tx) => projectReadModels(tx, [...batch].reverse(), { concurrentStreams }),
+        handle: (batch, tx) => projectReadModels(tx, store, [...batch].reverse(), { concurrentStreams }),
         batchSize: 1_000,
         pollIntervalMs: 1,
       });

@@ -42,7 +42,7 @@ describe.each(testBackends())('balance transactions and settlements on $name', (
   const replayAll = async (batchSize: number) => {
     const all = await store.readFeed(FEED_START, 10_000);
     for (let i = 0; i < all.length; i += batchSize) {
-      await database.db.transaction((tx) => projectReadModels(tx, all.slice(i, i + batchSize)));
+      await database.db.transaction((tx) => projectReadModels(tx, store, all.slice(i, i + batchSize)));
     }
   };
 

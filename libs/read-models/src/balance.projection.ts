@@ -27,7 +27,7 @@ import {
 } from './balance-writes';
 import { LedgerBatch, ledgerBatchOf, ownerOf } from './ledger-batch';
 import { APPLY_CHANGES_SQL, APPLY_DELTAS_SQL, MOVE_LEDGERS_SQL } from './ledger-batch-statements';
-import { ProjectableEvent } from './projectable-event';
+import { ProjectableEvent, storedEvents, StreamSource } from './projectable-event';
 
 /**
  * The balance read model: one row per ledger (account + environment + currency) with running
@@ -85,6 +85,7 @@ export async function applyLedgerBatches(
 
 export async function projectLedgerStream(
   tx: SqlQueryable,
+  source: StreamSource,
   streamId: string,
   batch: readonly ProjectableEvent[],
   maxLagEvents?: number,
@@ -92,7 +93,7 @@ export async function projectLedgerStream(
   if (await alreadyProjected(tx, streamId, batch[batch.length - 1]!.streamVersion)) return;
   const fast = ledgerBatchOf(streamId, batch);
   if (fast && (await applyLedgerBatches(tx, [fast])).has(streamId)) return;
-  await catchUpLedger(tx, streamId, batch, maxLagEvents);
+  await catchUpLedger(tx, source, streamId, batch, maxLagEvents);
 }
 
 /**
@@ -118,6 +119,7 @@ async function alreadyProjected(tx: SqlQueryable, streamId: string, version: num
  */
 export async function catchUpLedger(
   tx: SqlQueryable,
+  source: StreamSource,
   streamId: string,
   batch: readonly ProjectableEvent[],
   maxLagEvents?: number,
@@ -141,23 +143,11 @@ export async function catchUpLedger(
   if (maxLagEvents !== undefined && lag > maxLagEvents) throw new BalanceUnavailableError();
 
   // Behind, or a batch with a gap: every event after the row's version.
-  const pending = await tx.queryPrepared<{
-    stream_version: number;
-    event_type: string;
-    schema_version: number;
-    data: unknown;
-  }>(
-    `SELECT stream_version, event_type, schema_version, data FROM events
-      WHERE stream_id = $1 AND stream_version > $2 AND stream_version <= $3 ORDER BY stream_version`,
-    [streamId, start.ledger_version, upToVersion],
-  );
+  const pending = await storedEvents(source, tx, streamId, start.ledger_version + 1, upToVersion);
   const applied = applyInOrder(
     streamId,
     start,
-    pending.rows.map((event) => ({
-      version: event.stream_version,
-      event: toLedgerEvent({ type: event.event_type, schemaVersion: event.schema_version, data: event.data }),
-    })),
+    pending.map((event) => ({ version: event.streamVersion, event: toLedgerEvent(event) })),
   );
   // Changes to earlier batches' rows first, in ledger order, before this batch's rows exist (they
   // were changed in memory already); then the rows, then the balance row. Issued together: one

@@ -78,8 +78,12 @@ describe.each(testBackends())('the checkout orders projection on $name', (backen
       await store.close();
     }
     for (const batch of [first, second]) {
-      await concurrent.db.transaction((tx) => projectReadModels(tx, batch, { concurrentStreams: true }));
-      await oneByOne.db.transaction((tx) => projectReadModels(tx, batch));
+      await concurrent.db.transaction((tx) =>
+        projectReadModels(tx, new PostgresEventStore(concurrent.db), batch, { concurrentStreams: true }),
+      );
+      await oneByOne.db.transaction((tx) =>
+        projectReadModels(tx, new PostgresEventStore(oneByOne.db), batch),
+      );
     }
     const rows = await ordersOf(concurrent.db);
     expect(rows).toHaveLength(3);
@@ -90,7 +94,9 @@ describe.each(testBackends())('the checkout orders projection on $name', (backen
     expect(customer.rows[0]!.customer).toBe('customer "1001" {x}, \\ y');
     expect(rows).toEqual(await ordersOf(oneByOne.db));
     // The same batch again changes nothing (a replay, or the projector after an inline projection).
-    await concurrent.db.transaction((tx) => projectReadModels(tx, first, { concurrentStreams: true }));
+    await concurrent.db.transaction((tx) =>
+      projectReadModels(tx, new PostgresEventStore(concurrent.db), first, { concurrentStreams: true }),
+    );
     expect(await ordersOf(concurrent.db)).toEqual(rows);
   });
 });

@@ -1,27 +1,31 @@
 import { SqlQueryable } from '@payouts/database';
-import { evolveOrder, initialOrderState, Order, OrderEvent, OrderState } from '@payouts/domain';
-import { isContiguous, ProjectableEvent, projectWholeStreams, VersionedRow } from './projectable-event';
+import { foldStored, Order, ORDER_AGGREGATE, OrderState, StoredEvent } from '@payouts/domain';
+import {
+  isContiguous,
+  ProjectableEvent,
+  projectWholeStreams,
+  storedEvents,
+  StreamSource,
+  VersionedRow,
+} from './projectable-event';
 
 /**
- * The checkout orders read model: one row per order, folded with the domain's own evolve (the
+ * The checkout orders read model: one row per order, folded with the domain's ORDER_AGGREGATE (the
  * read model cannot disagree with the aggregate about a status), replaced only by a newer stream
  * version, so the same events applied twice (inline, then by the projector; or on a replay)
  * change nothing. A batch that holds the stream from its first event is folded without a read.
  */
 export async function projectOrderStream(
   tx: SqlQueryable,
+  source: StreamSource,
   streamId: string,
   batch: readonly ProjectableEvent[],
 ): Promise<void> {
   const upToVersion = batch[batch.length - 1]!.streamVersion;
-  let events: readonly { type: string; data: unknown }[] = batch;
-  if (!(batch[0]!.streamVersion === 1 && isContiguous(batch))) {
-    const stored = await tx.queryPrepared<{ event_type: string; data: unknown }>(
-      'SELECT event_type, data FROM events WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version',
-      [streamId, upToVersion],
-    );
-    events = stored.rows.map((row) => ({ type: row.event_type, data: row.data }));
-  }
+  const events: readonly StoredEvent[] =
+    batch[0]!.streamVersion === 1 && isContiguous(batch)
+      ? batch
+      : await storedEvents(source, tx, streamId, 1, upToVersion);
   const state = foldOrder(events);
   if (state.status === 'none') return;
   await upsertOrderRows(tx, [{ row: state, version: upToVersion }]);
@@ -42,12 +46,7 @@ export function projectNewOrders(
 /** The order's row, or null before it was created. */
 const writtenOrder = (state: OrderState): Order | null => (state.status === 'none' ? null : state);
 
-function foldOrder(events: readonly { type: string; data: unknown }[]): OrderState {
-  let state = initialOrderState();
-  for (const event of events)
-    state = evolveOrder(state, { type: event.type, data: event.data } as OrderEvent);
-  return state;
-}
+const foldOrder = (events: readonly StoredEvent[]): OrderState => foldStored(ORDER_AGGREGATE, events);
 
 type OrderRow = VersionedRow<Order>;
 

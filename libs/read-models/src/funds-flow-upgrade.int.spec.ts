@@ -40,7 +40,7 @@ describe.each(testBackends())('migration 0021 over existing ledgers on $name', (
       );
       const subscription = store.subscribe({
         subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
-        handle: (batch, tx) => projectReadModels(tx, batch),
+        handle: (batch, tx) => projectReadModels(tx, store, batch),
         pollIntervalMs: 10,
       });
       await subscription.caughtUp();

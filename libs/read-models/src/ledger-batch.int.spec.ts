@@ -200,17 +200,18 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
     for (const story of ledgers) {
       const { before, mixed } = split(story);
       const streamId = before[0]!.streamId;
-      await database.db.transaction((tx) => catchUpLedger(tx, streamId, before));
-      await database.db.transaction((tx) => catchUpLedger(tx, streamId, mixed));
+      await database.db.transaction((tx) => catchUpLedger(tx, store, streamId, before));
+      await database.db.transaction((tx) => catchUpLedger(tx, store, streamId, mixed));
     }
     const { mixed: late } = split(behind);
-    await database.db.transaction((tx) => catchUpLedger(tx, late[0]!.streamId, late));
+    await database.db.transaction((tx) => catchUpLedger(tx, store, late[0]!.streamId, late));
     const slow = await dump();
 
     await clear();
     await database.db.transaction((tx) =>
       projectReadModels(
         tx,
+        store,
         ledgers.flatMap((s) => split(s).before),
       ),
     );
@@ -221,7 +222,7 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
         queryPrepared: (sql, params) => (statements.push([sql, params]), tx.queryPrepared(sql, params)),
       };
       const mixed = [...ledgers, behind].flatMap((s) => split(s).mixed);
-      return projectReadModels(watched, mixed, { concurrentStreams: true });
+      return projectReadModels(watched, store, mixed, { concurrentStreams: true });
     });
     // Two statements for the three ledgers at their versions; only the one behind was locked.
     expect(statements.filter(([sql]) => sql === MOVE_LEDGERS_SQL)).toHaveLength(1);

@@ -1,28 +1,35 @@
 import { SqlQueryable } from '@payouts/database';
 import {
-  evolvePayout,
-  initialPayoutState,
-  PAYOUT_EVENT_SCHEMA_VERSIONS,
-  PayoutEvent,
+  foldStored,
+  PAYOUT_AGGREGATE,
   PayoutState,
   payoutIdFromStreamId,
+  StoredEvent,
 } from '@payouts/domain';
-import { isContiguous, ProjectableEvent, projectWholeStreams, VersionedRow } from './projectable-event';
+import {
+  isContiguous,
+  ProjectableEvent,
+  projectWholeStreams,
+  storedEvents,
+  StreamSource,
+  VersionedRow,
+} from './projectable-event';
 
 /**
  * The payout (list) read model: one row per payout, built by folding the payout's stream with
- * the domain's own `evolve`, so the read model can never disagree with the aggregate about a
+ * the domain's own `PAYOUT_AGGREGATE` (upcast, then evolve), so the read model can never disagree with the aggregate about a
  * status or a status_version. The row is replaced only by a newer stream version, so applying
  * the same event twice (inline, then by the projector; or on a replay) changes nothing. A batch
  * that holds the stream from its first event (every new payout) is folded without a read.
  */
 export async function projectPayoutStream(
   tx: SqlQueryable,
+  source: StreamSource,
   streamId: string,
   batch: readonly ProjectableEvent[],
 ): Promise<void> {
   const upToVersion = batch[batch.length - 1]!.streamVersion;
-  let events: readonly { type: string; schemaVersion: number; data: unknown }[];
+  let events: readonly StoredEvent[];
   if (batch[0]!.streamVersion === 1 && isContiguous(batch)) {
     // The whole stream is in hand (a new payout): fold it without reading anything back.
     events = batch;
@@ -32,15 +39,7 @@ export async function projectPayoutStream(
       [payoutIdFromStreamId(streamId)],
     );
     if ((current.rows[0]?.stream_version ?? 0) >= upToVersion) return;
-    const stored = await tx.queryPrepared<{ event_type: string; schema_version: number; data: unknown }>(
-      'SELECT event_type, schema_version, data FROM events WHERE stream_id = $1 AND stream_version <= $2 ORDER BY stream_version',
-      [streamId, upToVersion],
-    );
-    events = stored.rows.map((row) => ({
-      type: row.event_type,
-      schemaVersion: row.schema_version,
-      data: row.data,
-    }));
+    events = await storedEvents(source, tx, streamId, 1, upToVersion);
   }
   const state = foldPayout(events);
   if (state.status === 'none') return;
@@ -62,22 +61,7 @@ export function projectNewPayouts(
 /** The payout's row, or null before it was created. */
 const writtenPayout = (state: PayoutState): WrittenPayout | null => (state.status === 'none' ? null : state);
 
-function foldPayout(events: readonly { type: string; schemaVersion: number; data: unknown }[]): PayoutState {
-  let state: PayoutState = initialPayoutState();
-  for (const event of events) state = evolvePayout(state, toPayoutEvent(event));
-  return state;
-}
-
-function toPayoutEvent(event: { type: string; schemaVersion: number; data: unknown }): PayoutEvent {
-  const known = PAYOUT_EVENT_SCHEMA_VERSIONS[event.type as PayoutEvent['type']];
-  if (known === undefined) throw new Error(`unknown payout event type ${event.type}`);
-  if (event.schemaVersion !== known) {
-    throw new Error(
-      `payout event ${event.type} has schema version ${event.schemaVersion}; this build reads ${known}`,
-    );
-  }
-  return { type: event.type, data: event.data } as PayoutEvent;
-}
+const foldPayout = (events: readonly StoredEvent[]): PayoutState => foldStored(PAYOUT_AGGREGATE, events);
 
 type WrittenPayout = Exclude<PayoutState, { status: 'none' }>;
 type PayoutRow = VersionedRow<WrittenPayout>;

@@ -1,3 +1,6 @@
+import type { SqlQueryable } from '@payouts/database';
+import type { EventStore, RecordedEvent } from '@payouts/event-store';
+
 /** The parts of a recorded event the projections need (the event store's RecordedEvent has them). */
 export interface ProjectableEvent {
   streamId: string;
@@ -43,4 +46,21 @@ export async function projectWholeStreams<Tx, Row>(
   }
   if (rows.length > 0) await write(tx, rows);
   return rest;
+}
+
+/**
+ * Where a projection reads the part of a stream a batch does not hold: the event store port, in
+ * the caller's transaction (a projection never reads the store's tables itself).
+ */
+export type StreamSource = Pick<EventStore, 'readStream'>;
+
+/** The stream's stored events from `fromVersion` to `toVersion`, read inside `tx`. */
+export async function storedEvents(
+  source: StreamSource,
+  tx: SqlQueryable,
+  streamId: string,
+  fromVersion: number,
+  toVersion: number,
+): Promise<RecordedEvent[]> {
+  return (await source.readStream(streamId, { fromVersion, toVersion, within: tx })).events;
 }

@@ -46,7 +46,7 @@ describe.each(testBackends().filter((backend) => backend.name === 'postgres'))(
       try {
         await database.db.transaction(async (tx) => {
           await tx.query("SET LOCAL lock_timeout = '2s'");
-          await projectReadModels(tx, events);
+          await projectReadModels(tx, store, events);
         });
       } finally {
         release();

@@ -4,7 +4,7 @@ import { applyLedgerBatches, catchUpLedger, projectLedgerStream } from './balanc
 import { projectNewOrders, projectOrderStream } from './checkout-orders.projection';
 import { LedgerBatch, ledgerBatchOf } from './ledger-batch';
 import { projectNewPayouts, projectPayoutStream } from './payout-list.projection';
-import { ProjectableEvent } from './projectable-event';
+import { ProjectableEvent, StreamSource } from './projectable-event';
 
 export interface ProjectionOptions {
   /**
@@ -28,10 +28,12 @@ export interface ProjectionOptions {
  * Brings every read model up to date with a batch of events, inside the caller's transaction:
  * the append's own transaction (read-your-writes) or the projector's (with its checkpoint).
  * Each stream is projected once, to the highest version in the batch, from the batch's events
- * where they are enough and from the stream where they are not.
+ * where they are enough and from the stream (read from `source`, the event store, within `tx`)
+ * where they are not.
  */
 export async function projectReadModels(
   tx: SqlQueryable,
+  source: StreamSource,
   events: readonly ProjectableEvent[],
   options: ProjectionOptions = {},
 ): Promise<void> {
@@ -56,11 +58,15 @@ export async function projectReadModels(
     // Every branch runs to its end before this returns or throws: none issues statements late.
     await settledInOrder<unknown>([
       projectNewPayouts(tx, payouts).then((rest) =>
-        settledInOrder(rest.map((streamId) => projectPayoutStream(tx, streamId, payouts.get(streamId)!))),
+        settledInOrder(
+          rest.map((streamId) => projectPayoutStream(tx, source, streamId, payouts.get(streamId)!)),
+        ),
       ),
-      projectLedgers(tx, ledgers, options.maxBalanceLagEvents),
+      projectLedgers(tx, source, ledgers, options.maxBalanceLagEvents),
       projectNewOrders(tx, orders).then((rest) =>
-        settledInOrder(rest.map((streamId) => projectOrderStream(tx, streamId, orders.get(streamId)!))),
+        settledInOrder(
+          rest.map((streamId) => projectOrderStream(tx, source, streamId, orders.get(streamId)!)),
+        ),
       ),
     ]);
     return;
@@ -68,15 +74,16 @@ export async function projectReadModels(
   // The projector: one stream at a time, in stream-id order across both read models.
   const inOrder = [...payouts, ...ledgers, ...orders].sort(([a], [b]) => byCodeUnits(a, b));
   for (const [streamId, batch] of inOrder) {
-    if (payouts.has(streamId)) await projectPayoutStream(tx, streamId, batch);
-    else if (orders.has(streamId)) await projectOrderStream(tx, streamId, batch);
-    else await projectLedgerStream(tx, streamId, batch, options.maxBalanceLagEvents);
+    if (payouts.has(streamId)) await projectPayoutStream(tx, source, streamId, batch);
+    else if (orders.has(streamId)) await projectOrderStream(tx, source, streamId, batch);
+    else await projectLedgerStream(tx, source, streamId, batch, options.maxBalanceLagEvents);
   }
 }
 
 /** Every ledger batch without a gap in one statement; the rest (and any row not where expected) one by one. */
 async function projectLedgers(
   tx: SqlQueryable,
+  source: StreamSource,
   ledgers: ReadonlyMap<string, readonly ProjectableEvent[]>,
   maxLagEvents: number | undefined,
 ): Promise<void> {
@@ -89,7 +96,7 @@ async function projectLedgers(
   await settledInOrder(
     [...ledgers]
       .filter(([streamId]) => !applied.has(streamId))
-      .map(([streamId, batch]) => catchUpLedger(tx, streamId, batch, maxLagEvents)),
+      .map(([streamId, batch]) => catchUpLedger(tx, source, streamId, batch, maxLagEvents)),
   );
 }
 

@@ -135,7 +135,7 @@ export async function appendLedger(
       ? {}
       : {
           inTransaction: (tx: SqlQueryable, pending: PendingEvent[]) =>
-            projectReadModels(tx, pending, { concurrentStreams: true }),
+            projectReadModels(tx, store, pending, { concurrentStreams: true }),
         },
   );
 }

@@ -96,7 +96,7 @@ export class Committer {
   }
 
   private commitAlone(plan: WritePlan): Promise<AppendResult> {
-    return this.store.append([...plan.appends], { inTransaction: inTransactionOf([plan]) });
+    return this.store.append([...plan.appends], { inTransaction: inTransactionOf(this.store, [plan]) });
   }
 
   private async commitRows(rows: readonly PlannedRow[]): Promise<AppendResult> {
@@ -128,7 +128,12 @@ export class Committer {
   private async commitTogether(group: Member[]): Promise<AppendResult[]> {
     const result = await this.store.append(
       group.flatMap((member) => member.plan.appends),
-      { inTransaction: inTransactionOf(group.map((member) => member.plan)) },
+      {
+        inTransaction: inTransactionOf(
+          this.store,
+          group.map((member) => member.plan),
+        ),
+      },
     );
     return splitByMember(group, result);
   }
@@ -141,14 +146,14 @@ export class Committer {
  * each statement once for all of them. Both are issued at once, so their statements go out with
  * the append's; the work ends only when both have.
  */
-function inTransactionOf(plans: readonly WritePlan[]): InTransaction {
+function inTransactionOf(store: EventStore, plans: readonly WritePlan[]): InTransaction {
   const projection: ProjectionOptions = { concurrentStreams: true };
   const bounds = plans.flatMap((plan) => plan.maxBalanceLagEvents ?? []);
   if (bounds.length > 0) projection.maxBalanceLagEvents = Math.min(...bounds);
   const rows = plans.flatMap((plan) => plan.rows);
   return async (tx, events) => {
     await settledInOrder([
-      projectReadModels(tx, events, projection),
+      projectReadModels(tx, store, events, projection),
       rows.length === 0 ? Promise.resolve() : writeRows(batchingRows(tx), rows),
     ]);
   };

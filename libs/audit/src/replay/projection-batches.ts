@@ -1,5 +1,6 @@
 import { settledInOrder, SqlClient } from '@payouts/database';
-import { projectReadModels } from '@payouts/read-models';
+import { PostgresEventStore } from '@payouts/event-store';
+import { projectReadModels, StreamSource } from '@payouts/read-models';
 import type { PinnedEvent } from './pinned-feed';
 import { inScratchSchema } from './scratch-schemas';
 
@@ -33,11 +34,18 @@ export class ProjectionPipeline {
   private readonly unfinished: Promise<void>[] = [];
   /** Batches unfinished at most: one alone (each batch done before the next is read) on one connection. */
   private readonly depth: number;
+  /**
+   * Where the projections read the rest of a stream: the event store on the scratch connection,
+   * each read inside the scratch transaction. A read is bounded by a version of the batch, so it
+   * sees the pinned log's events of that stream and no others.
+   */
+  private readonly source: StreamSource;
 
   constructor(
     private readonly scratch: SqlClient,
     private readonly how: BatchProjection,
   ) {
+    this.source = new PostgresEventStore(scratch);
     this.tails = Array.from({ length: how.connections }, () => Promise.resolve());
     this.depth = how.connections > 1 ? 2 : 1;
   }
@@ -52,7 +60,7 @@ export class ProjectionPipeline {
       if (share.length === 0) return;
       const part = this.tails[i]!.then(() =>
         inScratchSchema(this.scratch, this.how.schema, (tx) =>
-          projectReadModels(tx, share, { concurrentStreams: this.how.concurrentStreams }),
+          projectReadModels(tx, this.source, share, { concurrentStreams: this.how.concurrentStreams }),
         ),
       );
       // Observed when its batch is awaited; a part that fails before then is not "unhandled".

@@ -41,7 +41,7 @@ describe.each(testBackends().filter((b) => b.name === 'postgres'))('replayReadMo
     const inFlight = new Promise<void>((resolve) => (entered = resolve));
     const older = store.append(ledgerAppend('acc_older'), {
       inTransaction: async (tx, events) => {
-        await projectReadModels(tx, events, { concurrentStreams: true });
+        await projectReadModels(tx, store, events, { concurrentStreams: true });
         await tx.query('SELECT 1'); // every statement before it has run: the events are written
         entered();
         await gate;
@@ -49,7 +49,7 @@ describe.each(testBackends().filter((b) => b.name === 'postgres'))('replayReadMo
     });
     await inFlight;
     const younger = await store.append(ledgerAppend('acc_younger'), {
-      inTransaction: (tx, events) => projectReadModels(tx, events, { concurrentStreams: true }),
+      inTransaction: (tx, events) => projectReadModels(tx, store, events, { concurrentStreams: true }),
     });
 
     const differences: ReplayDifference[] = [];

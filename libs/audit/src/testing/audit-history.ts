@@ -224,7 +224,7 @@ export async function chainEverything(store: EventStore): Promise<void> {
 
 /** The live read-model projector's work (apps/projector) over everything committed, in one go. */
 export async function projectEverything(store: EventStore): Promise<void> {
-  await followToEnd(store, READ_MODEL_SUBSCRIPTION_ID, (events, tx) => projectReadModels(tx, events));
+  await followToEnd(store, READ_MODEL_SUBSCRIPTION_ID, (events, tx) => projectReadModels(tx, store, events));
 }
 
 /** A feed subscriber with its durable checkpoint, run until it has caught up with the log, then stopped. */
