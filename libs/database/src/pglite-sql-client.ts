@@ -18,10 +18,18 @@ export class PgliteSqlClient implements SqlClient {
 
   private constructor(readonly db: PGlite) {}
 
-  /** `dataDir` undefined keeps the database in memory (tests). */
-  static async open(dataDir?: string): Promise<PgliteSqlClient> {
-    const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  /**
+   * `dataDir` undefined keeps the database in memory (tests). `from` starts it as a copy of a
+   * `dump()` instead of an empty cluster: initdb is most of what opening costs (about 2 s of 3).
+   */
+  static async open(dataDir?: string, options: { from?: Blob } = {}): Promise<PgliteSqlClient> {
+    const db = await PGlite.create({ dataDir, loadDataDir: options.from });
     return new PgliteSqlClient(db);
+  }
+
+  /** The whole database as a tarball `open` can start from. */
+  dump(): Promise<Blob> {
+    return this.db.dumpDataDir('none');
   }
 
   async query<Row>(sql: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {

@@ -17,6 +17,7 @@ export * from './ledger/ledger.events';
 export * from './ledger/ledger.commands';
 export * from './ledger/ledger.state';
 export * from './ledger/ledger.evolve';
+export * from './ledger/ledger.movement';
 export * from './ledger/ledger.decide';
 export * from './ledger/ledger.view';
 export * from './ledger/closed-reservations';

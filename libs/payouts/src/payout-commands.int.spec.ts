@@ -262,6 +262,13 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
       ),
     ).rejects.toThrow('the receiving details changed');
     expect(await eventCount()).toBe(before);
+    // The worker's job row too: still armed for expiry, not in the float queue.
+    const job = await database.db.query<{ armed: boolean; accepted: boolean; wake_count: string }>(
+      `SELECT expires_at IS NOT NULL AS armed, accepted_at IS NOT NULL AS accepted, wake_count::text
+         FROM payout_jobs WHERE payout_id = $1`,
+      [payout.payoutId],
+    );
+    expect(job.rows).toEqual([{ armed: true, accepted: false, wake_count: '0' }]);
     const confirmed = await commands.execute(
       new ConfirmPayoutCommand(payout.payoutId, 'wallet', { statement: 'SELECT 1 AS sealed', params: [] }),
     );

@@ -9,6 +9,7 @@ import {
   TestInfrastructureModule,
   testBackends,
 } from '@payouts/testing';
+import { CancelPayoutCommand } from './cancel-payout/cancel-payout.command';
 import { CreatePayoutCommand } from './create-payout/create-payout.command';
 import { GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './float/float.commands';
 import { CreditFundsCommand, SetLedgerLimitsCommand } from './ledger-admin/ledger-commands';
@@ -579,6 +580,109 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
       expect(await refusedWithoutWriting(() => commands.execute(new ExpirePayoutCommand(payoutId)))).toBe(
         'invalid_transition',
       );
+    });
+  });
+
+  /** The worker's work list (payout_jobs), written by each command's plan with the payout's events. */
+  describe('the payout job rows', () => {
+    interface JobRow {
+      expires_at: string | null;
+      accepted_at: string | null;
+      confirmed_seq: string | null;
+      next_attempt_at: string | null;
+      wake_count: string;
+      finished_at: string | null;
+    }
+
+    async function job(payoutId: string): Promise<JobRow | undefined> {
+      const { rows } = await database.db.query<JobRow>(
+        `SELECT to_json(expires_at)#>>'{}' AS expires_at, to_json(accepted_at)#>>'{}' AS accepted_at,
+                confirmed_seq::text, to_json(next_attempt_at)#>>'{}' AS next_attempt_at,
+                wake_count::text, to_json(finished_at)#>>'{}' AS finished_at
+           FROM payout_jobs WHERE payout_id = $1`,
+        [payoutId],
+      );
+      return rows[0];
+    }
+
+    const at = (iso: string | null | undefined) => (iso ? new Date(iso).toISOString() : iso);
+
+    /** A look the worker put off, so that a wake-up shows. */
+    const putOff = (payoutId: string) =>
+      database.db.query(
+        `UPDATE payout_jobs SET next_attempt_at = now() + interval '1 hour' WHERE payout_id = $1`,
+        [payoutId],
+      );
+
+    it('arms the expiry timer with the create, and confirming disarms it and joins the float queue', async () => {
+      const accountId = await fundedAccount();
+      const first = await linkPayout(accountId);
+      const created = await job(first);
+      const confirmed = (await commands.execute(new ConfirmPayoutCommand(first, 'wallet'))) as {
+        payoutExpiresAt: string;
+        acceptedAt: string;
+      };
+      expect(created).toMatchObject({
+        accepted_at: null,
+        confirmed_seq: null,
+        wake_count: '0',
+        finished_at: null,
+      });
+      expect(at(created?.expires_at)).toBe(confirmed.payoutExpiresAt);
+      expect(await job(first)).toMatchObject({ expires_at: null, next_attempt_at: null, wake_count: '1' });
+      expect(at((await job(first))?.accepted_at)).toBe(confirmed.acceptedAt);
+      const second = await linkPayout(accountId);
+      await commands.execute(new ConfirmPayoutCommand(second, 'wallet'));
+      expect(BigInt((await job(second))!.confirmed_seq!)).toBeGreaterThan(
+        BigInt((await job(first))!.confirmed_seq!),
+      );
+    });
+
+    it('finishes the job when the payout is cancelled, expires or is paid, at the event’s time', async () => {
+      const accountId = await fundedAccount('100.00');
+      const cancelled = await linkPayout(accountId);
+      const expiring = await linkPayout(accountId);
+      const paid = await sendingPayout(accountId);
+      const ended = [
+        await commands.execute(new CancelPayoutCommand(accountId, 'sandbox', cancelled)),
+        await commands.execute(new RecordPayoutPaidCommand(paid, 'rcpt_job_rows')),
+      ];
+      clock.advance(8 * DAY_MS);
+      ended.push(await commands.execute(new ExpirePayoutCommand(expiring)));
+      for (const payout of ended) {
+        const row = await job((payout as { payoutId: string }).payoutId);
+        expect(row).toMatchObject({ expires_at: null });
+        expect(at(row?.finished_at)).toBe((payout as { updatedAt: string }).updatedAt);
+      }
+    });
+
+    it('wakes the job when a review is approved and when a confirmed payout fails, which stays for the worker to tidy up', async () => {
+      const accountId = await fundedAccount('100.00');
+      const payoutId = await sendingPayout(accountId);
+      await commands.execute(new FlagForReviewCommand(payoutId, 'under_review'));
+      await putOff(payoutId);
+      await commands.execute(new DecideReviewCommand(payoutId, 'approve'));
+      expect(await job(payoutId)).toMatchObject({
+        next_attempt_at: null,
+        wake_count: '2',
+        finished_at: null,
+      });
+      await putOff(payoutId);
+      await commands.execute(new FailPayoutCommand(payoutId, 'declined_by_rail'));
+      expect(await job(payoutId)).toMatchObject({
+        next_attempt_at: null,
+        wake_count: '3',
+        finished_at: null,
+      });
+    });
+
+    it('writes nothing to the job when the command plans nothing', async () => {
+      const accountId = await fundedAccount();
+      const payoutId = await sendingPayout(accountId);
+      await commands.execute(new FailPayoutCommand(payoutId, 'declined_by_rail'));
+      const failed = await job(payoutId);
+      await commands.execute(new FailPayoutCommand(payoutId, 'declined_by_rail'));
+      expect(await job(payoutId)).toEqual(failed);
     });
   });
 });

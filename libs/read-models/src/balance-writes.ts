@@ -1,7 +1,5 @@
-import Big from 'big.js';
-import { LedgerEvent, LedgerOwner } from '@payouts/domain';
-import { BalanceDeltas } from './balance-row';
-import { FAIL_SETTLEMENT_SQL, PAY_SETTLEMENT_SQL, START_SETTLEMENT_SQL } from './balance-statements';
+import type Big from 'big.js';
+import { LedgerMovement, LedgerOwner } from '@payouts/domain';
 import { RunningDeltas, TransactionDraft } from './balance-transactions';
 import type { LedgerBatch } from './ledger-batch';
 import { moneyText } from './money-figures';
@@ -42,28 +40,12 @@ export function transactionArrays(rows: readonly WrittenTransaction[]): (string 
   ];
 }
 
-/** What a settlement event writes to its settlements row: [sql, params after the ledger's three]. */
-export function settlementStatement(event: LedgerEvent, version: number): [string, unknown[]] | null {
-  switch (event.type) {
-    case 'SettlementStarted': {
-      const { settlementId, amount, trigger, retainedTarget, at } = event.data;
-      return [START_SETTLEMENT_SQL, [settlementId, version, amount, trigger, retainedTarget, at]];
-    }
-    case 'SettlementPaid':
-      return [PAY_SETTLEMENT_SQL, [event.data.settlementId, event.data.at]];
-    case 'SettlementFailed':
-      return [FAIL_SETTLEMENT_SQL, [event.data.settlementId, event.data.reason, event.data.at]];
-    default:
-      return null;
-  }
-}
-
 const text = (value: string | number | null): string | null => (value === null ? null : String(value));
 
-/** The parameter arrays of the fast path's first statement (DELTA_FIELDS, MORE_DELTA_FIELDS if full, rows). */
+/** The parameter arrays of the batch's first statement (DELTA_FIELDS, MORE_DELTA_FIELDS if full, rows). */
 export function ledgerBatchArrays(batches: readonly LedgerBatch[], full: boolean): (string | null)[][] {
   const column = (pick: (batch: LedgerBatch) => string | number | null) => batches.map((b) => text(pick(b)));
-  const money = (pick: (total: BalanceDeltas) => Big) => column((b) => moneyText(pick(b.total)));
+  const money = (pick: (total: LedgerMovement) => Big) => column((b) => moneyText(pick(b.total)));
   const deltas = [
     column((b) => b.owner.accountId),
     column((b) => b.owner.environment),
@@ -72,21 +54,21 @@ export function ledgerBatchArrays(batches: readonly LedgerBatch[], full: boolean
     column((b) => b.upToVersion),
     money((t) => t.fundsIn),
     money((t) => t.available),
-    money((t) => t.holds),
-    money((t) => t.settled),
+    money((t) => t.customerPayoutHolds),
+    money((t) => t.customerPayoutsSettled),
     money((t) => t.pending),
-    money((t) => t.gross),
-    money((t) => t.fees),
-    money((t) => t.credits),
+    money((t) => t.grossProceeds),
+    money((t) => t.processingFees),
+    money((t) => t.operatorCredits),
     column((b) => b.at),
   ];
   const transactions = transactionArrays(batches.flatMap((b) => b.transactions));
   if (!full) return [...deltas, ...transactions];
   const more = [
-    money((t) => t.settlementHolds),
-    money((t) => t.matured),
+    money((t) => t.merchantSettlementHolds),
+    money((t) => t.maturedProceeds),
     money((t) => t.settlementsPaid),
-    column((b) => b.retainedTarget),
+    column((b) => (b.total.retainedTarget === null ? null : moneyText(b.total.retainedTarget))),
     column((b) => (b.limits ? 'true' : 'false')),
     column((b) => b.limits?.feePerPayout ?? null),
     column((b) => b.limits?.minPayout ?? null),

@@ -1,16 +1,16 @@
 import { insertTransactions } from './balance-statements';
 
 /**
- * The fast path's statements (ledger-batch.ts says what a batch holds), for any number of ledgers.
- * The first moves each balance row that is exactly at the version before its batch, and inserts
- * the batch's rows; a row that is not there is left alone, not returned, and gets no rows: the
- * slow path then brings it (and them) up to date. The second, for the ledgers the first moved
- * (whose rows it holds locked until the transaction ends), changes their earlier rows and writes
- * their settlements. Two statements rather than one: a join of the moved rows with the rows to
+ * The balance projection's statements (ledger-batch.ts says what a batch holds), for any number of
+ * ledgers. The first moves each balance row that is exactly at the version before its batch, and
+ * inserts the batch's rows; a row that is not there is left alone, not returned, and gets no rows:
+ * catchUpLedger then locks it and comes back with the run from its version. The second, for the
+ * ledgers the first moved (whose rows it holds locked until the transaction ends), changes their
+ * earlier rows and writes their settlements. Two statements rather than one: a join of the moved rows with the rows to
  * change is planned on estimates of a row or ten, a nested loop that took seconds per batch.
  */
 
-/** The deltas' parameter arrays of both statements, in this order. */
+/** The summed movements' parameter arrays of both statements, in this order. */
 export const DELTA_FIELDS = [
   'account_id',
   'environment',
@@ -112,7 +112,7 @@ function moveStatement(fields: readonly string[], columns: string, more: string)
      WHERE ${sameLedger('b', 'u')} AND b.ledger_version = u.from_version
     RETURNING b.account_id, b.environment, b.currency, b.pending, b.available, b.customer_payout_holds,
               b.merchant_settlement_holds),
-  written AS (${insertTransactions(fields.length + 1, 'before-end')})
+  written AS (${insertTransactions(fields.length + 1)})
   SELECT account_id, environment, currency FROM moved`;
 }
 
@@ -123,7 +123,7 @@ const DELTA_COLUMNS = `account_id, environment, currency, from_version::integer,
 /** Batches of append-only movements only (a command's append, mostly): deltas and rows. */
 export const APPLY_DELTAS_SQL = moveStatement(DELTA_FIELDS, DELTA_COLUMNS, '');
 
-/** A limits column: the batch's last LedgerLimitsSet sets all five, as the slow path's row does. */
+/** A limits column: the batch's last LedgerLimitsSet sets all five. */
 const limit = (column: string, cast: string) =>
   `${column} = CASE WHEN u.limits_set THEN u.${column}::${cast} ELSE b.${column} END`;
 

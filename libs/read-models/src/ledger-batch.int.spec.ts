@@ -2,17 +2,18 @@ import type { SqlQueryable } from '@payouts/database';
 import { LEDGER_STREAM_TYPE, LedgerEvent, ledgerStreamId } from '@payouts/domain';
 import { PostgresEventStore } from '@payouts/event-store';
 import { appendLedger, testBackends, TestDatabase, toNewEvent } from '@payouts/testing';
-import { catchUpLedger } from './balance.projection';
+import { BalanceUnavailableError, catchUpLedger } from './balance.projection';
 import { LOCK_BALANCE_SQL } from './balance-statements';
 import { APPLY_CHANGES_SQL, MOVE_LEDGERS_SQL } from './ledger-batch-statements';
-import { ProjectableEvent } from './projectable-event';
+import { ProjectableEvent, StreamSource } from './projectable-event';
 import { projectReadModels, READ_MODEL_TABLES } from './read-model.projection';
 import { dumpReadModels } from './testing/dump-read-models';
 
 /**
- * The fast path (ledger-batch.ts: one statement for every ledger of a batch, maturing and
- * settlements included) against the slow path (one ledger at a time, one event at a time, one
- * statement per change) on the same events: every row of every read-model table must be equal.
+ * Batches of many ledgers at once (ledger-batch.ts: one statement for every ledger of a batch,
+ * maturing and settlements included) against one ledger at a time, one event at a time (each
+ * event a batch of its own through catchUpLedger) on the same events: every row of every
+ * read-model table must be equal.
  */
 
 const at = (minute: number) => `2026-04-01T09:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -159,7 +160,7 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
   let store: PostgresEventStore;
   const ledgers = stories(`acct_${backend.name}_mix`);
   // A fourth ledger whose earlier events were never projected: its row is missing, so the mixed
-  // batch's statement leaves it to the slow path, in the same projection as the others.
+  // batch's statement leaves it to catchUpLedger, in the same projection as the others.
   const behind = stories(`acct_${backend.name}_behind`)[0]!;
   const recorded = new Map<string, ProjectableEvent[]>();
 
@@ -195,13 +196,13 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
     for (const table of READ_MODEL_TABLES) await database.db.query(`DELETE FROM ${table}`);
   };
 
-  it('writes every row of a batch mixing maturing, covers and outcomes of several ledgers as the slow path does', async () => {
+  it('writes every row of a batch mixing maturing, covers and outcomes of several ledgers as one event at a time does', async () => {
     await clear();
     for (const story of ledgers) {
       const { before, mixed } = split(story);
-      const streamId = before[0]!.streamId;
-      await database.db.transaction((tx) => catchUpLedger(tx, store, streamId, before));
-      await database.db.transaction((tx) => catchUpLedger(tx, store, streamId, mixed));
+      for (const event of [...before, ...mixed]) {
+        await database.db.transaction((tx) => catchUpLedger(tx, store, event.streamId, [event]));
+      }
     }
     const { mixed: late } = split(behind);
     await database.db.transaction((tx) => catchUpLedger(tx, store, late[0]!.streamId, late));
@@ -224,12 +225,58 @@ describe.each(testBackends())('the fast path of ledger batches on $name', (backe
       const mixed = [...ledgers, behind].flatMap((s) => split(s).mixed);
       return projectReadModels(watched, store, mixed, { concurrentStreams: true });
     });
-    // Two statements for the three ledgers at their versions; only the one behind was locked.
-    expect(statements.filter(([sql]) => sql === MOVE_LEDGERS_SQL)).toHaveLength(1);
-    expect(statements.filter(([sql]) => sql === APPLY_CHANGES_SQL)).toHaveLength(1);
+    // Two statements for the three ledgers at their versions; only the one behind was locked, then
+    // brought up to date by the same two statements, for it alone.
+    const moves = statements.filter(([sql]) => sql === MOVE_LEDGERS_SQL).map(([, params]) => params![0]);
+    expect(moves.map((accounts) => new Set(accounts as string[]))).toEqual([
+      new Set([...ledgers, behind].map((s) => s.accountId)),
+      new Set([behind.accountId]),
+    ]);
+    expect(statements.filter(([sql]) => sql === APPLY_CHANGES_SQL)).toHaveLength(2);
     const locked = statements.filter(([sql]) => sql === LOCK_BALANCE_SQL).map(([, params]) => params![0]);
     expect(new Set(locked)).toEqual(new Set([behind.accountId]));
     expect(await dump()).toEqual(slow);
+  });
+
+  it('brings a row that is behind up through the batch: the gap read from the stream, within the lag bound', async () => {
+    const story = stories(`acct_${backend.name}_lag`)[0]!;
+    const events = [...story.before, ...story.mixed];
+    await appendLedger(store, story.accountId, events, { inline: false });
+    const streamId = ledgerStreamId(story.accountId, 'sandbox');
+    const stored = (await store.readStream(streamId)).events;
+    const reads: [number | undefined, number | undefined][] = [];
+    const source: StreamSource = {
+      readStream: (id, options) => (
+        reads.push([options?.fromVersion, options?.toVersion]),
+        store.readStream(id, options)
+      ),
+    };
+    const balance = async () =>
+      (
+        await database.db.query<{ ledger_version: number; available: string }>(
+          'SELECT ledger_version, available::text FROM payout_balances WHERE account_id = $1',
+          [story.accountId],
+        )
+      ).rows;
+
+    // A new ledger's first batch needs no read.
+    await database.db.transaction((tx) => catchUpLedger(tx, source, streamId, stored.slice(0, 2)));
+    expect(reads).toEqual([]);
+    // Eleven events behind its last batch: refused with a bound of ten, taken with a bound of eleven.
+    const last = stored.slice(13);
+    await expect(
+      database.db.transaction((tx) => catchUpLedger(tx, source, streamId, last, 10)),
+    ).rejects.toBeInstanceOf(BalanceUnavailableError);
+    reads.length = 0;
+    await database.db.transaction((tx) => catchUpLedger(tx, source, streamId, last, 11));
+    expect(reads).toEqual([[3, 13]]);
+    const healed = await balance();
+    expect(healed).toEqual([{ ledger_version: 14, available: expect.any(String) }]);
+    // A replayed batch, whole or in part, changes nothing.
+    const before = await dump();
+    await database.db.transaction((tx) => catchUpLedger(tx, source, streamId, stored.slice(10)));
+    await database.db.transaction((tx) => catchUpLedger(tx, source, streamId, stored));
+    expect(await dump()).toEqual(before);
   });
 
   it('leaves each row as the events say: covered by the first settlement after it matured, pending until then', async () => {

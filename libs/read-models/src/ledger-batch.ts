@@ -1,12 +1,14 @@
-import { LedgerEvent, LedgerLimits, LedgerOwner, ledgerOwnerFromStreamId } from '@payouts/domain';
 import {
-  addDeltas,
-  BalanceDeltas,
-  isAppendOnlyMovement,
-  ledgerDeltas,
-  NO_DELTAS,
-  toLedgerEvent,
-} from './balance-row';
+  addMovements,
+  LedgerEvent,
+  LedgerLimits,
+  LedgerMovement,
+  ledgerMovement,
+  LedgerOwner,
+  ledgerOwnerFromStreamId,
+  NO_MOVEMENT,
+  upcastLedgerEvent,
+} from '@payouts/domain';
 import {
   addRunning,
   changedDraft,
@@ -22,14 +24,16 @@ import { WrittenTransaction } from './balance-writes';
 import { isContiguous, ProjectableEvent } from './projectable-event';
 
 /**
- * A ledger batch as the fast path writes it (ledger-batch-statements.ts), without I/O: everything
- * the batch does to the balance row, its balance transactions and its settlements, worked out in
- * memory in ledger order, so that a few statements for many ledgers can apply it wherever the row
- * is exactly at the version before the batch. The slow path (balance.projection.ts, applyInOrder)
- * applies the same events one at a time; this is the same arithmetic, in bulk:
- * - the row moves by the batch's summed deltas; a target or limits set in it are the last ones;
- * - rows the batch adds carry, in memory, what later events of the batch did to them (changedDraft,
- *   as the slow path does to its drafts), and what the rows after each still add to the balances;
+ * A contiguous run of one ledger's events as the balance projection writes it
+ * (ledger-batch-statements.ts), without I/O: everything the run does to the balance row, its
+ * balance transactions and its settlements, worked out in memory in ledger order, so that a few
+ * statements for many ledgers can apply it wherever the row is exactly at the version before the
+ * run. A run of one event is the same as any other (balance.projection.ts, catchUpLedger, hands
+ * over the run from a row's version):
+ * - the row moves by the run's summed movements (the domain's ledgerMovement: the money's one
+ *   rule, which evolveLedger applies too); a target or limits set in it are the last ones;
+ * - rows the batch adds carry, in memory, what later events of the batch did to them
+ *   (changedDraft), and what the rows after each still add to the balances;
  * - what the batch does to rows of earlier batches is worked out from its changes in ledger order
  *   (a cover takes a row only if it was no longer pending at the cover's version), so that the
  *   statement changes each such row once;
@@ -52,8 +56,8 @@ export interface SettlementStart {
 }
 
 /**
- * What the batch does to rows of earlier batches, each row once, to where the batch leaves it: the
- * slow path's statements one change at a time, in ledger order (changeStatement), come to this.
+ * What the batch does to rows of earlier batches, each row once, to where the batch leaves it: its
+ * changes (transactionChangesOf) one at a time, in ledger order, come to this.
  */
 export interface EarlierRowChanges {
   /** Orders matured (their pending rows become available), with the start that then covers them. */
@@ -78,9 +82,9 @@ export interface LedgerBatch {
   owner: LedgerOwner;
   fromVersion: number;
   upToVersion: number;
-  total: BalanceDeltas;
-  /** The last RetainedTargetSet's amount and LedgerLimitsSet's limits of the batch, if any. */
-  retainedTarget: string | null;
+  /** The batch's movements summed: its retained target is the last one set in it, if any. */
+  total: LedgerMovement;
+  /** The last LedgerLimitsSet's limits of the batch, if any. */
   limits: LedgerLimits | null;
   at: string;
   /** The batch's rows; `running` is what the rows after each still add to the batch's end. */
@@ -98,11 +102,30 @@ export function ownerOf(streamId: string): LedgerOwner {
   return owner;
 }
 
-/** An event's effect on the four running balances the rows report. */
-function runningMove(event: LedgerEvent): RunningDeltas {
-  const d = ledgerDeltas(event);
-  return { pending: d.pending, available: d.available, holds: d.holds, settlementHolds: d.settlementHolds };
+/** A stored ledger event as this version of the service reads it (upcastLedgerEvent). */
+export function toLedgerEvent(event: { type: string; schemaVersion: number; data: unknown }): LedgerEvent {
+  return upcastLedgerEvent(event);
 }
+
+/**
+ * Events that only add to the figures and only add balance transactions (no earlier row changes,
+ * no settlements, no target or limits): a batch of these alone takes the smaller statement.
+ */
+const APPEND_ONLY = new Set<LedgerEvent['type']>([
+  'FundsCredited',
+  'PayoutFundsReserved',
+  'PayoutFundsReleased',
+  'PayoutFundsSettled',
+  'PaymentProceedsRecorded',
+]);
+
+/** A movement's effect on the four running balances the rows report. */
+const runningMove = (m: LedgerMovement): RunningDeltas => ({
+  pending: m.pending,
+  available: m.available,
+  holds: m.customerPayoutHolds,
+  settlementHolds: m.merchantSettlementHolds,
+});
 
 const sameRunning = (a: RunningDeltas, b: RunningDeltas): boolean =>
   a.pending.eq(b.pending) &&
@@ -110,7 +133,7 @@ const sameRunning = (a: RunningDeltas, b: RunningDeltas): boolean =>
   a.holds.eq(b.holds) &&
   a.settlementHolds.eq(b.settlementHolds);
 
-/** The batch as the fast path writes it, or null when it has a gap (the slow path reads the stream). */
+/** The batch as the projection writes it, or null when it has a gap (catchUpLedger reads the stream). */
 export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent[]): LedgerBatch | null {
   if (!isContiguous(batch)) return null;
   const owner = ownerOf(streamId);
@@ -120,7 +143,6 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
   const changes: { version: number; change: TransactionChange }[] = [];
   const started = new Map<string, SettlementStart>();
   const outcomes = new Map<string, SettlementOutcome>();
-  let retainedTarget: string | null = null;
   let limits: LedgerLimits | null = null;
   events.forEach((event, i) => {
     const version = batch[i]!.streamVersion;
@@ -129,7 +151,6 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
       changes.push({ version, change });
     }
     settle(event, version, started, outcomes);
-    if (event.type === 'RetainedTargetSet') retainedTarget = event.data.amount;
     if (event.type === 'LedgerLimitsSet') limits = event.data.limits;
     for (const draft of transactionsOf(streamId, event, version)) {
       drafts.push(draft);
@@ -137,16 +158,16 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
     }
   });
   const rows = fillReleasesFromBatch(drafts);
+  const movements = events.map(ledgerMovement);
   return {
     streamId,
     owner,
     fromVersion: batch[0]!.streamVersion,
     upToVersion: batch[batch.length - 1]!.streamVersion,
-    total: events.reduce((sum, event) => addDeltas(sum, ledgerDeltas(event)), NO_DELTAS),
-    retainedTarget,
+    total: movements.reduce(addMovements, NO_MOVEMENT),
     limits,
     at: events[events.length - 1]!.data.at,
-    transactions: runningFromEnd(events, rows, eventOf).map((running, i) => ({
+    transactions: runningFromEnd(events, movements, rows, eventOf).map((running, i) => ({
       owner,
       draft: rows[i]!,
       running,
@@ -154,7 +175,7 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
     earlier: earlierRowChanges(changes),
     started: [...started.values()],
     outcomes: [...outcomes.values()],
-    appendOnly: events.every(isAppendOnlyMovement),
+    appendOnly: events.every((event) => APPEND_ONLY.has(event.type)),
   };
 }
 
@@ -165,6 +186,7 @@ export function ledgerBatchOf(streamId: string, batch: readonly ProjectableEvent
  */
 function runningFromEnd(
   events: readonly LedgerEvent[],
+  movements: readonly LedgerMovement[],
   rows: readonly TransactionDraft[],
   eventOf: readonly number[],
 ): RunningDeltas[] {
@@ -178,8 +200,8 @@ function runningFromEnd(
       running[row] = within;
       within = addRunning(within, rows[row]!.effect);
     }
-    after = addRunning(after, runningMove(events[i]!));
-    // An event's rows account for all it did to the four balances (the slow path checks the same).
+    after = addRunning(after, runningMove(movements[i]!));
+    // An event's rows account for all its movement did to the four balances.
     if (hasRows && !sameRunning(within, after)) {
       throw new Error(
         `balance transactions of ${events[i]!.type} do not add up to its effect on the balance`,
@@ -224,7 +246,7 @@ function settle(
 ): void {
   if (event.type === 'SettlementStarted') {
     const { settlementId, amount, trigger, retainedTarget, at } = event.data;
-    // A second start of one id changes nothing, as the slow path's INSERT … ON CONFLICT DO NOTHING.
+    // A second start of one id changes nothing, as the INSERT … ON CONFLICT DO NOTHING of one earlier.
     if (started.has(settlementId)) return;
     started.set(settlementId, {
       id: settlementId,

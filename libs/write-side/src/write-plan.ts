@@ -4,8 +4,9 @@ import type { PlannedRow } from './planned-row';
 /**
  * What one command must write, as data: the streams to append with their expected versions, and
  * the rows written beside the events in the same transaction (the request's idempotency record
- * with its answer, details sealed with a confirm). The read models a commit keeps current inline
- * (balance, list) are not listed: the committer projects every plan's events itself.
+ * with its answer, details sealed with a confirm, the rows of the worker's work lists that the
+ * events change: payout and funds jobs). The read models a commit keeps current inline (balance,
+ * list) are not listed: the committer projects every plan's events itself.
  */
 export interface WritePlan {
   readonly appends: readonly StreamAppend[];

@@ -1,26 +1,30 @@
-import { ledgerBalanceView, LedgerState } from '@payouts/domain';
-import { BalanceRow, balanceRowFigures } from '@payouts/read-models';
+import Big from 'big.js';
+import type { LedgerFigures } from '@payouts/domain';
+import { toBalanceFigures } from '@payouts/read-models';
 import { FIGURE_NAMES, StatementFigures } from './statement-line';
 
-/** The figures of the read side's balance row (toBalanceFigures: Get Payout Balance's own). */
-export function figuresOfRow(row: BalanceRow): StatementFigures {
-  const { currency: _currency, funds_in: _fundsIn, ...figures } = balanceRowFigures(row);
+/**
+ * A ledger's figures as a statement prints them: toBalanceFigures, Get Payout Balance's own, of the
+ * ledger's money as evolveLedger (by ledgerMovement) leaves it. `available` goes in as a plain Big:
+ * the estimate compares available − target with the number 0, which the ledger's strict amounts
+ * refuse.
+ */
+export function figuresOf(ledger: LedgerFigures): StatementFigures {
+  const {
+    currency: _currency,
+    funds_in: _fundsIn,
+    ...figures
+  } = toBalanceFigures({
+    currency: '',
+    fundsIn: ledger.fundsIn,
+    pending: ledger.pending,
+    available: new Big(ledger.available),
+    customerPayoutHolds: ledger.customerPayoutHolds,
+    merchantSettlementHolds: ledger.merchantSettlementHolds,
+    customerPayoutsSettled: ledger.customerPayoutsSettled,
+    retainedTarget: ledger.retainedTarget,
+  });
   return figures;
-}
-
-/** The same figures by the domain's ledger fold: the independent second computation. */
-export function figuresOfLedger(state: LedgerState): StatementFigures {
-  const view = ledgerBalanceView(state);
-  return {
-    pending: view.pending,
-    available_for_new_commitments: view.available,
-    customer_payout_holds: view.customerPayoutHolds,
-    merchant_settlement_holds: view.merchantSettlementHolds,
-    matured: view.matured,
-    customer_payouts_settled: view.customerPayoutsSettled,
-    retained_target: view.retainedTarget,
-    estimated_next_settlement: view.estimatedNextSettlement,
-  };
 }
 
 /** The names of the figures that differ, in column order. */

@@ -16,11 +16,13 @@ type FundsFlowEvent = Extract<
 >;
 
 /**
- * How proceeds and settlements move a ledger (docs/design.md#funds-flow). An event that does not fit the
- * state (a payment recorded twice, a settlement paid that was never started) is a bug or a
- * tampered log, never a user error: it throws, and the event is not applied.
+ * What proceeds and settlements do to a ledger besides its money figures (docs/design.md#funds-flow):
+ * the pending payments and the open and closed settlements. evolveLedger moves the figures by
+ * ledgerMovement after this. An event that does not fit the state (a payment recorded twice, a
+ * settlement paid that was never started) is a bug or a tampered log, never a user error: it
+ * throws, and the event is not applied.
  */
-export function applyFundsFlow(state: LedgerState, event: FundsFlowEvent): LedgerState {
+export function fundsFlowBookkeeping(state: LedgerState, event: FundsFlowEvent): LedgerState {
   switch (event.type) {
     case 'PaymentProceedsRecorded': {
       const { orderId, availableOn } = event.data;
@@ -33,13 +35,7 @@ export function applyFundsFlow(state: LedgerState, event: FundsFlowEvent): Ledge
       if (!gross.minus(fee).eq(net)) {
         throw new Error(`Cannot apply PaymentProceedsRecorded: net of order ${orderId} is not gross − fee`);
       }
-      return {
-        ...state,
-        grossProceeds: state.grossProceeds.plus(gross),
-        processingFees: state.processingFees.plus(fee),
-        pending: state.pending.plus(net),
-        pendingPayments: state.pendingPayments.set(orderId, { net, availableOn }),
-      };
+      return { ...state, pendingPayments: state.pendingPayments.set(orderId, { net, availableOn }) };
     }
     case 'PaymentProceedsMatured': {
       const { orderId } = event.data;
@@ -49,14 +45,7 @@ export function applyFundsFlow(state: LedgerState, event: FundsFlowEvent): Ledge
           `Cannot apply PaymentProceedsMatured: order ${orderId} has no pending net of ${event.data.net}`,
         );
       }
-      return {
-        ...state,
-        pending: state.pending.minus(payment.net),
-        maturedProceeds: state.maturedProceeds.plus(payment.net),
-        fundsIn: state.fundsIn.plus(payment.net),
-        available: state.available.plus(payment.net),
-        pendingPayments: state.pendingPayments.delete(orderId),
-      };
+      return { ...state, pendingPayments: state.pendingPayments.delete(orderId) };
     }
     case 'SettlementStarted': {
       const { settlementId } = event.data;
@@ -64,12 +53,7 @@ export function applyFundsFlow(state: LedgerState, event: FundsFlowEvent): Ledge
         throw new Error(`Cannot apply SettlementStarted: ${settlementId} was already started`);
       }
       const amount = parseStoredMoney(event.data.amount);
-      return {
-        ...state,
-        available: state.available.minus(amount),
-        merchantSettlementHolds: state.merchantSettlementHolds.plus(amount),
-        openSettlements: state.openSettlements.set(settlementId, amount),
-      };
+      return { ...state, openSettlements: state.openSettlements.set(settlementId, amount) };
     }
     case 'SettlementPaid':
     case 'SettlementFailed': {
@@ -80,25 +64,17 @@ export function applyFundsFlow(state: LedgerState, event: FundsFlowEvent): Ledge
           `Cannot apply ${event.type}: no open settlement ${settlementId} of ${event.data.amount}`,
         );
       }
-      const closed = {
+      return {
         ...state,
-        merchantSettlementHolds: state.merchantSettlementHolds.minus(amount),
         openSettlements: state.openSettlements.delete(settlementId),
+        closedSettlements: state.closedSettlements.set(
+          settlementId,
+          event.type === 'SettlementPaid' ? 'paid' : 'failed',
+        ),
       };
-      return event.type === 'SettlementPaid'
-        ? {
-            ...closed,
-            settlementsPaid: state.settlementsPaid.plus(amount),
-            closedSettlements: state.closedSettlements.set(settlementId, 'paid'),
-          }
-        : {
-            ...closed,
-            available: state.available.plus(amount),
-            closedSettlements: state.closedSettlements.set(settlementId, 'failed'),
-          };
     }
     case 'RetainedTargetSet':
-      return { ...state, retainedTarget: parseStoredMoney(event.data.amount) };
+      return state;
     default: {
       const _never: never = event;
       throw new Error(`Unknown funds-flow event ${JSON.stringify(_never)}`);

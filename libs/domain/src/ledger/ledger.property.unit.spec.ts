@@ -7,6 +7,13 @@ import { seededRandom } from '../testing/seeded-random';
 import { LedgerCommand } from './ledger.commands';
 import { LedgerEvent } from './ledger.events';
 import { decideLedger, ledgerDecider } from './ledger.decide';
+import {
+  addMovements,
+  LEDGER_RUNNING_FIGURES,
+  LedgerMovement,
+  ledgerMovement,
+  NO_MOVEMENT,
+} from './ledger.movement';
 import { LedgerState } from './ledger.state';
 import { ledgerBalanceView } from './ledger.view';
 import { ACCOUNT, T0 } from '../testing/ledger.fixtures';
@@ -215,7 +222,18 @@ function checkReservationRules(before: LedgerState, event: LedgerEvent): void {
   );
 }
 
-type Point = { state: LedgerState; tally: Tally; view: string };
+/** Every money figure evolve keeps is the sum of the movements of the events it folded. */
+function checkSumOfMovements(state: LedgerState, total: LedgerMovement): void {
+  for (const figure of LEDGER_RUNNING_FIGURES) {
+    check(state[figure].eq(total[figure]), `${figure} = the sum of the movements`);
+  }
+  check(
+    state.retainedTarget.eq(total.retainedTarget ?? ZERO_MONEY),
+    'retained target = the last one the movements set',
+  );
+}
+
+type Point = { state: LedgerState; tally: Tally; movement: LedgerMovement; view: string };
 
 function runSequence(seed: number, counts: Map<string, number>): void {
   const rng = seededRandom(seed);
@@ -232,7 +250,12 @@ function runSequence(seed: number, counts: Map<string, number>): void {
     settlementsFailed: ZERO_MONEY,
   };
   const start = ledgerDecider.initialState();
-  let current: Point = { state: start, tally: zero, view: JSON.stringify(ledgerBalanceView(start)) };
+  let current: Point = {
+    state: start,
+    tally: zero,
+    movement: NO_MOVEMENT,
+    view: JSON.stringify(ledgerBalanceView(start)),
+  };
   const history: Point[] = [current];
   for (let step = 0; step < STEPS; step += 1) {
     try {
@@ -256,16 +279,18 @@ function runSequence(seed: number, counts: Map<string, number>): void {
         counts.set(error.code, (counts.get(error.code) ?? 0) + 1);
         continue;
       }
-      let { state, tally } = current;
+      let { state, tally, movement } = current;
       for (const event of events) {
         checkReservationRules(state, event);
         checkFundsFlowRules(state, event, now);
         state = ledgerDecider.evolve(state, event);
         tally = tallyWith(tally, event);
+        movement = addMovements(movement, ledgerMovement(event));
         counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
       }
       checkMoneyInvariant(state, tally);
-      current = { state, tally, view: JSON.stringify(ledgerBalanceView(state)) };
+      checkSumOfMovements(state, movement);
+      current = { state, tally, movement, view: JSON.stringify(ledgerBalanceView(state)) };
       history.push(current);
     } catch (error) {
       throw new Error(`seed ${seed}, step ${step}: ${(error as Error).message}`, { cause: error });
@@ -274,7 +299,7 @@ function runSequence(seed: number, counts: Map<string, number>): void {
 }
 
 describe('Ledger under random command sequences', () => {
-  it(`Money is conserved (both equations of docs/design.md#conservation) and never overdrawn, with payments, maturing, payouts and settlements in every outcome and adjustments, across ${SEQUENCES} seeded sequences of ${STEPS} commands, stale retries included.`, () => {
+  it(`Money is conserved (both equations of docs/design.md#conservation) and never overdrawn, and every figure is the sum of the events' movements (ledgerMovement), with payments, maturing, payouts and settlements in every outcome and adjustments, across ${SEQUENCES} seeded sequences of ${STEPS} commands, stale retries included.`, () => {
     const counts = new Map<string, number>();
     for (let seed = 1; seed <= SEQUENCES; seed += 1) runSequence(seed, counts);
 

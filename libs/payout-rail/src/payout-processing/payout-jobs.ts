@@ -1,10 +1,5 @@
 import type { SqlQueryable } from '@payouts/database';
-import type { Environment, PayoutEvent } from '@payouts/domain';
-import { PAYOUT_EVENT_SCHEMA_VERSIONS, PAYOUT_STREAM_TYPE } from '@payouts/domain';
-import type { RecordedEvent } from '@payouts/event-store';
-
-/** The checkpoint of the worker's subscription to the event feed. */
-export const PAYOUT_JOBS_SUBSCRIPTION_ID = 'worker-payout-jobs';
+import type { Environment } from '@payouts/domain';
 
 /** Tiger style: every pass over the jobs is bounded. */
 export const JOBS_PER_PASS = 100;
@@ -37,91 +32,10 @@ const toJob = (row: JobRow): PayoutJob => ({
 const JOB_COLUMNS = 'payout_id, environment, awaiting_float_marked, attempts, wake_count::text AS wake_count';
 
 /**
- * Turns payout events into job rows, inside the subscription's transaction (so only through `tx`).
- * Every statement is idempotent: a replayed event changes nothing it already changed.
+ * The worker's reads of payout_jobs, and its own bookkeeping there (float reserved, awaiting float
+ * marked, attempts, finished). What each payout event changes in a row is written by the plan
+ * that appends the event, in its transaction: libs/payouts/src/shared/payout-job-rows.ts.
  */
-export async function applyToJobs(tx: SqlQueryable, events: readonly RecordedEvent[]): Promise<void> {
-  for (const recorded of events) {
-    if (recorded.streamType !== PAYOUT_STREAM_TYPE) continue;
-    const known = PAYOUT_EVENT_SCHEMA_VERSIONS[recorded.type as PayoutEvent['type']];
-    if (known === undefined) throw new Error(`unknown payout event type ${recorded.type}`);
-    if (recorded.schemaVersion !== known) {
-      throw new Error(
-        `payout event ${recorded.type} has schema version ${recorded.schemaVersion}; this build reads ${known}`,
-      );
-    }
-    const event = { type: recorded.type, data: recorded.data } as PayoutEvent;
-    switch (event.type) {
-      case 'PayoutCreated':
-        // Arms the expiry timer.
-        await tx.query(
-          `INSERT INTO payout_jobs (payout_id, account_id, environment, expires_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (payout_id) DO NOTHING`,
-          [event.data.payoutId, event.data.accountId, event.data.environment, event.data.payoutExpiresAt],
-        );
-        break;
-      case 'PayoutConfirmed':
-        // Disarms the timer and joins the float queue, in the order confirmations reach the feed.
-        await tx.query(
-          `UPDATE payout_jobs SET expires_at = NULL, accepted_at = $2,
-             confirmed_seq = nextval('payout_jobs_confirmed_seq'), next_attempt_at = NULL, wake_count = wake_count + 1
-           WHERE payout_id = $1 AND accepted_at IS NULL`,
-          [event.data.payoutId, event.data.acceptedAt],
-        );
-        break;
-      case 'PayoutCancelled':
-      case 'PayoutExpired':
-      case 'PayoutPaid':
-        await tx.query(
-          `UPDATE payout_jobs SET expires_at = NULL, finished_at = COALESCE(finished_at, $2) WHERE payout_id = $1`,
-          [event.data.payoutId, finishedAt(event)],
-        );
-        break;
-      case 'PayoutFailed':
-        // A confirmed payout may still have a transfer held at the rail: the worker tidies it up.
-        await tx.query(
-          `UPDATE payout_jobs SET expires_at = NULL, next_attempt_at = NULL, wake_count = wake_count + 1,
-             finished_at = CASE WHEN accepted_at IS NULL THEN COALESCE(finished_at, $2) ELSE finished_at END
-           WHERE payout_id = $1`,
-          [event.data.payoutId, event.data.failedAt],
-        );
-        break;
-      case 'PayoutReviewApproved':
-        // The operator approved: send it on now rather than at the next slow look.
-        await tx.query(
-          'UPDATE payout_jobs SET next_attempt_at = NULL, wake_count = wake_count + 1 WHERE payout_id = $1',
-          [event.data.payoutId],
-        );
-        break;
-      case 'ClaimLinkIssued':
-      case 'RedirectSessionStarted':
-      case 'RedirectHandoffConsumed':
-      case 'PayoutAwaitingFloat':
-      case 'PayoutLeftFloatQueue':
-      case 'PayoutReviewRequired':
-        break;
-      default: {
-        const _never: never = event;
-        throw new Error(`Unknown payout event ${JSON.stringify(_never)}`);
-      }
-    }
-  }
-}
-
-function finishedAt(
-  event: Extract<PayoutEvent, { type: 'PayoutCancelled' | 'PayoutExpired' | 'PayoutPaid' }>,
-) {
-  switch (event.type) {
-    case 'PayoutCancelled':
-      return event.data.cancelledAt;
-    case 'PayoutExpired':
-      return event.data.expiredAt;
-    case 'PayoutPaid':
-      return event.data.paidAt;
-  }
-}
-
-/** The worker's reads and writes of payout_jobs outside the subscription. */
 export class PayoutJobs {
   constructor(private readonly db: SqlQueryable) {}
 

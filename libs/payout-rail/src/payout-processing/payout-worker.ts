@@ -13,7 +13,7 @@ import {
   parseMoney,
   ZERO_MONEY,
 } from '@payouts/domain';
-import type { EventStore, FeedSubscription } from '@payouts/event-store';
+import type { EventStore } from '@payouts/event-store';
 import { IdempotencyStore } from '@payouts/idempotency';
 import {
   ExpirePayoutCommand,
@@ -27,7 +27,7 @@ import { PAYOUT_RAIL } from '../payout-rail.port';
 import type { PayoutRail } from '../payout-rail.port';
 import { IdempotencyPurge } from './idempotency-purge';
 import { loadPayout } from './load-payout';
-import { applyToJobs, PAYOUT_JOBS_SUBSCRIPTION_ID, PayoutJob, PayoutJobs } from './payout-jobs';
+import { PayoutJob, PayoutJobs } from './payout-jobs';
 import { PayoutSending, StepOutcome } from './payout-sending';
 
 /** Failed steps back off from the poll interval, doubling, to at most a minute. */
@@ -35,8 +35,9 @@ const MAX_BACKOFF_MS = 60_000;
 
 /**
  * The process manager behind everything that moves a payout after the recipient confirms, and
- * expiry. A durable subscription to the event feed keeps one job row per payout (payout_jobs);
- * a loop then, every WORKER_POLL_MS:
+ * expiry. Its work list is one job row per payout (payout_jobs), written by the payout commands'
+ * plans in the transaction that appends the payout's events, so it is never behind the payouts
+ * (libs/payouts/src/shared/payout-job-rows.ts); a loop, every WORKER_POLL_MS:
  *
  * 1. float queue, per environment, strictly first come first served by acceptance: the head's
  *    amount is set aside in the float, or (when the float cannot cover it) the head and everything
@@ -59,7 +60,6 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly jobs: PayoutJobs;
   private readonly sending: PayoutSending;
   private readonly idempotencyPurge: IdempotencyPurge;
-  private subscription: FeedSubscription | undefined;
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -81,22 +81,16 @@ export class PayoutWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = this.store.subscribe({
-      subscriptionId: PAYOUT_JOBS_SUBSCRIPTION_ID,
-      pollIntervalMs: this.config.workerPollMs,
-      handle: (events, tx) => applyToJobs(tx, events),
-    });
     // Before the app serves anything, so the sandbox float exists when the first payout comes.
     await this.openSandboxFloat();
     this.loop = this.run();
-    this.logger.log(`following the event feed; looking for work every ${this.config.workerPollMs} ms`);
+    this.logger.log(`looking for work every ${this.config.workerPollMs} ms`);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     this.wake?.();
     await this.loop;
-    await this.subscription?.stop();
     this.logger.log('stopped');
   }
 

@@ -38,6 +38,7 @@ import {
 import { ClaimLinkTokens } from '../shared/claim-link-tokens';
 import { newHandoffToken } from '../shared/identifiers';
 import { merchantReferenceStreamId } from '../shared/merchant-reference-stream-id';
+import { payoutJobRows } from '../shared/payout-job-rows';
 import { createPayoutResponse } from '../shared/payout-responses';
 import { CreatePayoutCommand, CreatePayoutResult } from './create-payout.command';
 
@@ -172,10 +173,14 @@ export class CreatePayoutHandler
             MerchantReferenceClaimed: MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
           }),
         ],
-        // payout_url is returned once; a replay carries null (docs/design.md#idempotency).
-        rows: input.hold
-          ? [answerRow(input.hold, 201, createPayoutResponse(payout, null, accessExpiresAt))]
-          : [],
+        // The payout's job row (its expiry timer) and, with a hold, the stored answer: payout_url
+        // is returned once, a replay carries null (docs/design.md#idempotency).
+        rows: [
+          ...payoutJobRows(payoutEvents),
+          ...(input.hold
+            ? [answerRow(input.hold, 201, createPayoutResponse(payout, null, accessExpiresAt))]
+            : []),
+        ],
         // A balance that trails the ledger beyond its bound refuses with 409 balance_unavailable.
         maxBalanceLagEvents: BALANCE_MAX_LAG_EVENTS,
       },

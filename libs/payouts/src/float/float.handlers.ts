@@ -29,6 +29,7 @@ import {
   oneStreamDecision,
   WritePath,
 } from '@payouts/write-side';
+import { payoutJobRows } from '../shared/payout-job-rows';
 import { FloatResult, GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './float.commands';
 
 function result(environment: Environment, state: FloatState, version: number): FloatResult {
@@ -140,7 +141,7 @@ export class ReserveFloatHandler
     const state = floatEvents.reduce(evolveFloat, float.state);
     const version = float.version + floatEvents.length;
     return {
-      plan: { appends, rows: [] },
+      plan: { appends, rows: payoutJobRows(payoutEvents) },
       result: result(environment, state, version),
       cached: floatEvents.length === 0 ? [] : [{ streamId: floatId, state, version }],
     };

@@ -13,6 +13,7 @@ import {
 import type { EventStore } from '@payouts/event-store';
 import { appendTo, Decision, loadAggregate } from '@payouts/write-side';
 import type { AccessToken } from './identifiers';
+import { payoutJobRows } from './payout-job-rows';
 
 export interface PayoutAccessResult {
   payout: PayoutState;
@@ -48,7 +49,7 @@ export async function decideAccess(
         events.length === 0
           ? []
           : [appendTo(streamId, PAYOUT_STREAM_TYPE, payout.version, events, PAYOUT_EVENT_SCHEMA_VERSIONS)],
-      rows: [],
+      rows: payoutJobRows(events),
     },
     result: {
       payout: events.reduce(evolvePayout, payout.state),

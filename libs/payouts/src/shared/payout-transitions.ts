@@ -40,6 +40,7 @@ import {
   loadAggregate,
   reservationClosedUnderUs,
 } from '@payouts/write-side';
+import { payoutJobRows } from './payout-job-rows';
 
 /** What one payout command does: the payout's own change and, when money moves, the other streams'. */
 export interface TransitionPlan {
@@ -148,7 +149,7 @@ export class PayoutTransitions {
       }
     }
     return {
-      plan: { appends, rows: transition.rows ?? [] },
+      plan: { appends, rows: [...payoutJobRows(payoutEvents), ...(transition.rows ?? [])] },
       result: payoutEvents.reduce(evolvePayout, state as PayoutState),
       cached,
     };
