@@ -1,4 +1,5 @@
-import type { SqlQueryable } from '@payouts/database';
+import type { SqlClient } from '@payouts/database';
+import type { EventStore } from '@payouts/event-store';
 
 /** Exit codes scripts can rely on (docs/audit.md). */
 export const EXIT = { ok: 0, finding: 1, cannotRun: 2 } as const;
@@ -69,12 +70,25 @@ export function progressThrottle(output: Output, every_ms = 2_000): (text: () =>
   };
 }
 
-/** One `npm run audit -- <verb>`: its help paragraph and what it does (one file per verb in verbs/). */
-export interface Verb {
-  name: string;
-  help: string;
-  /** False for a verb that needs no database (one not available yet) or opens its own (replay). */
-  opensDatabase: boolean;
-  /** `env` says where the database is, for a verb that opens its own. */
-  run(db: SqlQueryable, args: readonly string[], output: Output, env: NodeJS.ProcessEnv): Promise<ExitCode>;
+/**
+ * The service's database as a verb reads it: the events through the event store over it (the
+ * only way to them), the audit's own tables (the chain's) with SQL.
+ */
+export interface AuditDatabase {
+  db: SqlClient;
+  store: EventStore;
 }
+
+/** One `npm run audit -- <verb>`: its help paragraph and what it does (one file per verb in verbs/). */
+export type Verb = { name: string; help: string } & (
+  | {
+      opensDatabase: true;
+      run(database: AuditDatabase, args: readonly string[], output: Output): Promise<ExitCode>;
+    }
+  | {
+      /** A verb that needs no database (one not available yet) or opens its own (replay). */
+      opensDatabase: false;
+      /** `env` says where the database is, for a verb that opens its own. */
+      run(args: readonly string[], output: Output, env: NodeJS.ProcessEnv): Promise<ExitCode>;
+    }
+);

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { PostgresEventStore } from '@payouts/event-store';
 import { EXIT, ExitCode, Output, processOutput, UsageError, Verb } from './cli';
 import { openAuditDatabase } from './database';
 import { EXPORT_VERB } from './verbs/export';
@@ -49,11 +50,13 @@ export async function runAudit(
     return EXIT.ok;
   }
   try {
-    if (!verb.opensDatabase) return await verb.run(unopened, args, output, env);
+    if (!verb.opensDatabase) return await verb.run(args, output, env);
     const db = await openAuditDatabase(env);
+    const store = new PostgresEventStore(db);
     try {
-      return await verb.run(db, args, output, env);
+      return await verb.run({ db, store }, args, output);
     } finally {
+      await store.close();
       await db.close();
     }
   } catch (error) {
@@ -64,11 +67,6 @@ export async function runAudit(
     return EXIT.cannotRun;
   }
 }
-
-const unopened = {
-  query: () => Promise.reject(new Error('this verb opens no database')),
-  queryPrepared: () => Promise.reject(new Error('this verb opens no database')),
-};
 
 if (require.main === module) {
   // verify and replay fold the whole log through states that live a while and then die; V8 let

@@ -1,6 +1,7 @@
 import type { SqlClient } from '@payouts/database';
-import { PostgresEventStore } from '@payouts/event-store';
+import { EventStore, PostgresEventStore } from '@payouts/event-store';
 import { testBackends, TestDatabase } from '@payouts/testing';
+import { StoredEventTampering } from '../../event-store/src/testing/stored-event-tampering';
 import { chainLink, GENESIS_LINK } from './chain/chain-link';
 import { chainCheckpoint } from './chain/chain-store';
 import { auditFeed } from './feed/audit-feed';
@@ -23,21 +24,20 @@ async function links(db: SqlClient): Promise<{ position: string; seq: string; li
   return rows;
 }
 
-async function positionOf(db: SqlClient, streamId: string, version: number): Promise<string> {
-  const { rows } = await db.query<{ p: string }>(
-    'SELECT global_position::text AS p FROM events WHERE stream_id = $1 AND stream_version = $2',
-    [streamId, version],
-  );
-  return rows[0]!.p;
+async function positionOf(store: EventStore, streamId: string, version: number): Promise<string> {
+  const { events } = await store.readStream(streamId, { fromVersion: version, toVersion: version });
+  return events[0]!.globalPosition;
 }
 
 describe.each(testBackends())('the finance audit on $name', (backend) => {
   let database: TestDatabase;
   let store: PostgresEventStore;
+  let tampering: StoredEventTampering;
 
   beforeEach(async () => {
     database = await backend.open();
     store = new PostgresEventStore(database.db);
+    tampering = new StoredEventTampering(database.db);
   });
   afterEach(async () => {
     await store.close();
@@ -53,7 +53,7 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     // The stored links are the chain recomputed over the feed, from the genesis link.
     let previous = GENESIS_LINK;
     let seq = 0;
-    for await (const event of auditFeed(database.db)) {
+    for await (const event of auditFeed(store)) {
       previous = chainLink(previous, event);
       seq += 1;
       expect(first[seq - 1]).toEqual({ position: event.position, seq: String(seq), link: previous });
@@ -72,41 +72,41 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     const second = await links(database.db);
     expect(second).toHaveLength(written + 1);
     expect(second.slice(0, written)).toEqual(first);
-    expect((await chainCheckpoint(database.db)).position).toBe(second[written]!.position);
+    expect((await chainCheckpoint(store)).position).toBe(second[written]!.position);
     expect(await verified(database.db)).toEqual({ findings: [], notYetChained: 0, events: written + 1 });
   });
 
   it('reports an edited, a deleted and an inserted event, each at its position', async () => {
     await appendHistory(store);
     await chainEverything(store);
-    const edited = await positionOf(database.db, LEDGER, 2); // FundsCredited
-    const deleted = await positionOf(database.db, LEDGER, 8); // the last ledger event
-    const olderTransaction = await database.db.query<{ t: string }>(
-      `SELECT transaction_id::text AS t FROM events WHERE global_position = $1`,
-      [edited],
-    );
+    const edited = await positionOf(store, LEDGER, 2); // FundsCredited
+    const deleted = await positionOf(store, LEDGER, 8); // the last ledger event
+    const olderTransaction = (await store.checkpointAt(edited))!.transactionId;
     // What an attacker with the database's superuser would do.
-    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-    await database.db.query(
-      `UPDATE events SET data = jsonb_set(data, '{reference}', '"wire-9"') WHERE global_position = $1`,
-      [edited],
-    );
-    await database.db.query('DELETE FROM events WHERE global_position = $1', [deleted]);
-    const inserted = await database.db.query<{ p: string }>(
-      `INSERT INTO events (global_position, transaction_id, event_id, stream_id, stream_type, stream_version,
-                           event_type, schema_version, data)
-       OVERRIDING SYSTEM VALUE
-       VALUES (1000, $1::xid8, gen_random_uuid(), 'ledger-acc_9-sandbox', 'ledger', 1, 'FundsCredited', 2,
-               '{"accountId":"acc_9","environment":"sandbox","amount":"500.00","reference":"x","reason":"x","at":"2026-03-01T12:00:00.000Z"}')
-       RETURNING global_position::text AS p`,
-      [olderTransaction.rows[0]!.t],
-    );
-    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+    await tampering.editData(edited, 'reference', 'wire-9');
+    await tampering.delete([deleted]);
+    await tampering.insert({
+      position: '1000',
+      transactionId: olderTransaction,
+      streamId: 'ledger-acc_9-sandbox',
+      streamType: 'ledger',
+      streamVersion: 1,
+      type: 'FundsCredited',
+      schemaVersion: 2,
+      data: {
+        accountId: 'acc_9',
+        environment: 'sandbox',
+        amount: '500.00',
+        reference: 'x',
+        reason: 'x',
+        at: '2026-03-01T12:00:00.000Z',
+      },
+    });
 
     const { findings } = await verified(database.db);
     expect(findings.map((f) => [f.kind, f.position, f.streamId])).toEqual([
       ['edited', edited, LEDGER],
-      ['inserted', inserted.rows[0]!.p, 'ledger-acc_9-sandbox'],
+      ['inserted', '1000', 'ledger-acc_9-sandbox'],
       ['deleted', deleted, LEDGER],
     ]);
   });
@@ -114,15 +114,10 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
   it('puts under an edited or deleted event what it breaks in its stream, a ledger and a payout', async () => {
     await appendHistory(store);
     await chainEverything(store);
-    const edited = await positionOf(database.db, LEDGER, 3); // po_1's reservation, 26.75
-    const deleted = await positionOf(database.db, 'payout-po_1', 2); // PayoutConfirmed
-    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-    await database.db.query(
-      `UPDATE events SET data = jsonb_set(data, '{total}', '"500.00"') WHERE global_position = $1`,
-      [edited],
-    );
-    await database.db.query('DELETE FROM events WHERE global_position = $1', [deleted]);
-    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+    const edited = await positionOf(store, LEDGER, 3); // po_1's reservation, 26.75
+    const deleted = await positionOf(store, 'payout-po_1', 2); // PayoutConfirmed
+    await tampering.editData(edited, 'total', '500.00');
+    await tampering.delete([deleted]);
 
     const { findings } = await verified(database.db);
     expect(findings).toEqual([
@@ -154,7 +149,7 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
           unpaired: 0,
           finding: {
             kind: 'version_gap',
-            position: await positionOf(database.db, 'payout-po_1', 3),
+            position: await positionOf(store, 'payout-po_1', 3),
             detail: 'version 3 follows version 1',
           },
         },
@@ -179,15 +174,9 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     await chainEverything(store);
     const clean = await verified(database.db);
     expect(clean.findings).toEqual([]);
-    const position = await positionOf(database.db, odd, 1);
+    const position = await positionOf(store, odd, 1);
 
-    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-    await database.db.query(
-      `UPDATE events SET metadata = jsonb_set(metadata, '{note}', to_jsonb(replace(metadata->>'note', E'\t', ' ')))
-       WHERE global_position = $1`,
-      [position],
-    );
-    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+    await tampering.editMetadata(position, 'note', note.replaceAll('\t', ' '));
     const { findings } = await verified(database.db);
     expect(findings.map((f) => [f.kind, f.position, f.streamId])).toEqual([['edited', position, odd]]);
   });
@@ -197,9 +186,7 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
     await chainEverything(store);
     const positions = (await links(database.db)).map((link) => link.position);
     const gone = [...positions.slice(5, 14), ...positions.slice(-2)];
-    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-    await database.db.query('DELETE FROM events WHERE global_position = ANY($1::bigint[])', [gone]);
-    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+    await tampering.delete(gone);
 
     const findings: Finding[] = [];
     await verifyLog(database.db, { onFinding: (f) => findings.push(f), batchSize: 3 });
@@ -299,11 +286,11 @@ describe.each(testBackends())('the finance audit on $name', (backend) => {
       },
     ]);
     // Each gap's first version goes before the chain keeper links the log: gaps, not tampering.
-    await database.db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-    await database.db.query(`DELETE FROM events WHERE stream_id = ANY($1::text[]) AND stream_version = 1`, [
-      ['payout-po_gap_1', 'order-88', 'payout-po_gap_2'],
-    ]);
-    await database.db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+    await tampering.delete(
+      await Promise.all(
+        ['payout-po_gap_1', 'order-88', 'payout-po_gap_2'].map((id) => positionOf(store, id, 1)),
+      ),
+    );
     await chainEverything(store);
 
     const { findings } = await verified(database.db);

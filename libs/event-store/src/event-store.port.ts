@@ -40,6 +40,17 @@ export interface FeedCheckpoint {
 /** Before the first event of the feed. */
 export const FEED_START: FeedCheckpoint = Object.freeze({ transactionId: '0', position: '0' });
 
+/**
+ * The feed as one moment saw it (feedSnapshot): readFeed with `asOf` reads exactly the events
+ * committed for it, however long the reading takes and whatever commits meanwhile. The token is
+ * the store's own (a PostgreSQL snapshot on the PostgreSQL store): pass it back as it came.
+ */
+export interface FeedSnapshot {
+  readonly token: string;
+  /** The last event committed for the snapshot, in feed order; null when there was none. */
+  readonly head: FeedCheckpoint | null;
+}
+
 export interface RecordedEvent {
   eventId: string;
   streamId: string;
@@ -56,9 +67,9 @@ export interface RecordedEvent {
   transactionId: string;
   recordedAt: Date;
   /**
-   * recorded_at in UTC with its microseconds (`2026-03-01T12:00:00.123456Z`), where a read can
-   * give them (the PostgreSQL store's reads; not an append's own answer): the audit chain's links
-   * cover the time as stored, which a Date cannot hold.
+   * recorded_at in UTC with its microseconds (`2026-03-01T12:00:00.123456Z`): always on what
+   * readFeed and a subscription hand out, not on an append's own answer nor (on the PostgreSQL
+   * store) a stream read. The audit chain's links cover the time as stored, which a Date cannot hold.
    */
   recordedAtMicros?: string;
   /** This event's place in the feed: pass it to readFeed to continue after it. */
@@ -105,6 +116,21 @@ export interface ReadStreamOptions {
   within?: SqlQueryable;
 }
 
+/** Versions `fromVersion` to `toVersion` (both included) of one stream, for readStreams. */
+export interface StreamRange {
+  streamId: string;
+  fromVersion: number;
+  toVersion: number;
+}
+
+export interface ReadFeedOptions {
+  /**
+   * Reads the feed as that snapshot saw it: every event committed for it (including any that the
+   * live feed still holds back behind an older transaction in flight), none committed after.
+   */
+  asOf?: FeedSnapshot;
+}
+
 export interface SubscribeOptions {
   /** Names the durable checkpoint; processes sharing an id take turns (one batch at a time). */
   subscriptionId: string;
@@ -144,6 +170,14 @@ export interface EventStore {
     options?: ReadStreamOptions,
   ): Promise<{ version: number; events: RecordedEvent[] }>;
   /**
+   * The events of several stream ranges in one read (1 to EVENT_STORE_LIMITS.maxStreamsPerRead
+   * ranges, each stream at most once): grouped by range in the order given, each in version
+   * order. A range past a stream's end, or of a stream that does not exist, gives what there is.
+   * For a reader that needs the start of many streams at once (the audit's replay, for every
+   * payout and order of a batch that began earlier); `within` as for readStream.
+   */
+  readStreams(ranges: readonly StreamRange[], options?: { within?: SqlQueryable }): Promise<RecordedEvent[]>;
+  /**
    * The ids of the streams of one type, in id order (by code point), strictly after `after`
    * (default: from the first), at most `limit` (1 to EVENT_STORE_LIMITS.maxStreamIdsPage): a page
    * of a category, for a job that visits every ledger, say.
@@ -155,15 +189,32 @@ export interface EventStore {
    */
   subscriptionLag(subscriptionId: string, cap: number): Promise<number>;
   /**
-   * Committed events strictly after `after`, in feed order (transaction id, then global position).
+   * Committed events strictly after `after`, in feed order (transaction id, then global position),
+   * at most `limit` (1 to EVENT_STORE_LIMITS.maxFeedPage).
    * Never returns an event while an older transaction could still commit one before it, so a
    * reader that checkpoints on the last event it got never skips an event committed late.
+   * With `asOf`, the feed as that snapshot saw it instead (ReadFeedOptions).
    */
-  readFeed(after: FeedCheckpoint, limit: number): Promise<RecordedEvent[]>;
+  readFeed(after: FeedCheckpoint, limit: number, options?: ReadFeedOptions): Promise<RecordedEvent[]>;
+  /**
+   * The feed as committed at this moment, and its last event: `within` a transaction of the
+   * store's database that the caller holds, the moment that transaction's reads see (under
+   * REPEATABLE READ, its whole snapshot), so that what the caller reads there and what readFeed
+   * returns `asOf` it are of the same moment (the audit's replay copies the live read models so).
+   */
+  feedSnapshot(options?: { within?: SqlQueryable }): Promise<FeedSnapshot>;
+  /**
+   * The feed place of the committed event at this global position (a decimal string), or null
+   * when there is none: where a reader that knows an event by its position starts or resumes.
+   */
+  checkpointAt(globalPosition: string): Promise<FeedCheckpoint | null>;
   /** Follows the feed from the subscription's durable checkpoint until stopped. */
   subscribe(options: SubscribeOptions): FeedSubscription;
-  /** FEED_START when the subscription has not committed a batch yet. */
-  loadCheckpoint(subscriptionId: string): Promise<FeedCheckpoint>;
+  /**
+   * FEED_START when the subscription has not committed a batch yet. `within` as for readStream:
+   * the checkpoint as that transaction sees it (the moment of a feedSnapshot taken there).
+   */
+  loadCheckpoint(subscriptionId: string, options?: { within?: SqlQueryable }): Promise<FeedCheckpoint>;
   /** Stops this store's subscriptions. Does not close the database it was given. */
   close?(): Promise<void>;
 }
@@ -187,6 +238,7 @@ export const EVENT_STORE_LIMITS = Object.freeze({
   maxEventsPerAppend: 10_000,
   maxFeedPage: 10_000,
   maxStreamIdsPage: 10_000,
+  maxStreamsPerRead: 10_000,
   maxBatchSize: 10_000,
   maxIdLength: 255,
 });

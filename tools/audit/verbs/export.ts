@@ -1,6 +1,6 @@
 import { exportEvents, FEED_ORIGIN, FeedKey, keyAt, keyBefore } from '@payouts/audit';
-import type { SqlQueryable } from '@payouts/database';
 import {
+  AuditDatabase,
   EXIT,
   ExitCode,
   Output,
@@ -17,7 +17,11 @@ const HELP = `export [--from-position N | --after-position N]
     at global position N; --after-position N with the one after it in feed order (to continue
     an earlier export from the last position it gave).`;
 
-async function exportLog(db: SqlQueryable, args: readonly string[], output: Output): Promise<ExitCode> {
+async function exportLog(
+  { db, store }: AuditDatabase,
+  args: readonly string[],
+  output: Output,
+): Promise<ExitCode> {
   const options = parseOptions(args, ['from-position', 'after-position']);
   const from = options.get('from-position');
   const afterPosition = options.get('after-position');
@@ -25,12 +29,12 @@ async function exportLog(db: SqlQueryable, args: readonly string[], output: Outp
     throw new UsageError('give --from-position or --after-position, not both');
   }
   let start: FeedKey | null = FEED_ORIGIN;
-  if (from !== undefined) start = await keyBefore(db, parsePosition('from-position', from));
-  if (afterPosition !== undefined) start = await keyAt(db, parsePosition('after-position', afterPosition));
+  if (from !== undefined) start = await keyBefore(store, parsePosition('from-position', from));
+  if (afterPosition !== undefined) start = await keyAt(store, parsePosition('after-position', afterPosition));
   if (start === null) throw new UsageError(`there is no event at position ${from ?? afterPosition}`);
   const progress = progressThrottle(output);
   let count = 0;
-  for await (const event of exportEvents(db, start)) {
+  for await (const event of exportEvents(store, db, start)) {
     await output.line(JSON.stringify(event));
     count += 1;
     progress(() => `export: ${count} events written, at position ${event.position}`);

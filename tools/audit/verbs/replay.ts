@@ -9,6 +9,7 @@ import {
   replaySchemasPresent,
 } from '@payouts/audit';
 import { SqlClient, sqlStateOf } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
 import { EXIT, ExitCode, Output, parseOptions, progressThrottle, UsageError, Verb } from '../cli';
 import { openAuditDatabase, openReplayScratch } from '../database';
 
@@ -40,16 +41,12 @@ const PROGRESS: Record<ReplayPhase, (count: number, at: string) => string> = {
   compare: (count, at) => `replay: comparing ${at}, ${count} rows`,
 };
 
-async function replay(
-  _unopened: unknown,
-  args: readonly string[],
-  output: Output,
-  env: NodeJS.ProcessEnv,
-): Promise<ExitCode> {
+async function replay(args: readonly string[], output: Output, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const options = parseOptions(args, ['batch-size'], ['keep']);
   const batchSize = batchSizeOf(options.get('batch-size'));
   const keep = options.has('keep');
   const db = await openAuditDatabase(env);
+  const store = new PostgresEventStore(db);
   let scratch: SqlClient | undefined;
   // Ctrl-C stops between batches and drops the scratch schemas; a second one ends the process.
   const interrupted = new AbortController();
@@ -65,6 +62,7 @@ async function replay(
     const progress = progressThrottle(output);
     const lines: Promise<void>[] = [];
     const report = await replayReadModels(db, {
+      store,
       scratch,
       batchSize,
       keep,
@@ -83,6 +81,7 @@ async function replay(
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
     if (scratch !== undefined && scratch !== db) await scratch.close();
+    await store.close();
     await db.close();
   }
 }

@@ -10,9 +10,17 @@ import {
   StatementFormat,
   StatementRequest,
 } from '@payouts/audit';
-import type { SqlQueryable } from '@payouts/database';
 import { ledgerStreamId, PAYOUT_CURRENCY } from '@payouts/domain';
-import { EXIT, ExitCode, Output, parseOptions, progressThrottle, UsageError, Verb } from '../cli';
+import {
+  AuditDatabase,
+  EXIT,
+  ExitCode,
+  Output,
+  parseOptions,
+  progressThrottle,
+  UsageError,
+  Verb,
+} from '../cli';
 
 const HELP = `statement --account ID --environment production|sandbox [--currency C] --from T --to T [--format csv|json]
     One ledger's money movements, from its events alone: an opening line (the balance at --from),
@@ -75,7 +83,11 @@ export function parseStatementArgs(args: readonly string[]): {
   };
 }
 
-async function statement(db: SqlQueryable, args: readonly string[], output: Output): Promise<ExitCode> {
+async function statement(
+  { store }: AuditDatabase,
+  args: readonly string[],
+  output: Output,
+): Promise<ExitCode> {
   const { request, format } = parseStatementArgs(args);
   const progress = progressThrottle(output);
   let events = 0;
@@ -84,7 +96,7 @@ async function statement(db: SqlQueryable, args: readonly string[], output: Outp
     progress(() => `statement: ${events} events read, at ledger version ${version}`);
   };
   try {
-    const lines = ledgerStatement(db, request, { onEvent });
+    const lines = ledgerStatement(store, request, { onEvent });
     let first = true;
     for await (const line of lines) {
       if (first && format === 'csv') await output.line(CSV_HEADER);

@@ -1,6 +1,14 @@
 import { AuditSetupError, formatFinding, verifyLog } from '@payouts/audit';
-import type { SqlQueryable } from '@payouts/database';
-import { EXIT, ExitCode, Output, parseOptions, progressThrottle, UsageError, Verb } from '../cli';
+import {
+  AuditDatabase,
+  EXIT,
+  ExitCode,
+  Output,
+  parseOptions,
+  progressThrottle,
+  UsageError,
+  Verb,
+} from '../cli';
 
 const HELP = `verify
     Reads the whole event log once, in feed order, and checks: the hash chain (an edited,
@@ -11,7 +19,11 @@ const HELP = `verify
     stream's later events are counted, not reported each), then a summary.
     Exit 0: all hold; 1: findings.`;
 
-async function verify(db: SqlQueryable, args: readonly string[], output: Output): Promise<ExitCode> {
+async function verify(
+  { db, store }: AuditDatabase,
+  args: readonly string[],
+  output: Output,
+): Promise<ExitCode> {
   parseOptions(args, []);
   const progress = progressThrottle(output);
   const lines: Promise<void>[] = [];
@@ -19,6 +31,7 @@ async function verify(db: SqlQueryable, args: readonly string[], output: Output)
   try {
     // verifyLog hands out at most MAX_KEPT_FINDINGS findings, at the end, and counts the rest.
     report = await verifyLog(db, {
+      store,
       onFinding: (finding) => void lines.push(output.line(formatFinding(finding))),
       onProgress: (events, position) =>
         progress(() => `verify: ${events} events checked, at position ${position}`),

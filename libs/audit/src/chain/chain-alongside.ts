@@ -30,16 +30,16 @@ export async function chainAlongside(
   followerId: string,
 ): Promise<number> {
   if (events.length === 0) return 0;
-  // Three statements a batch, since this runs in every projector batch: the lock; the chain's
-  // checkpoint, the follower's and the chain's head, read together once it is held; the links and
-  // the chain's checkpoint, sent together. recorded_at's microseconds come with the feed's read.
+  // Three round trips a batch, since this runs in every projector batch: the lock; the chain's
+  // checkpoint, the follower's and the chain's head, issued together once it is held; the links
+  // and the chain's checkpoint, sent together. recorded_at's microseconds come with the feed's read.
   await takeSubscriptionLock(tx, CHAIN_SUBSCRIPTION_ID);
   const { chained, follower, head } = await chainState(tx, followerId);
   if (compareCheckpoints(chained, follower) < 0) return 0;
   const rest = events.filter((event) => compareCheckpoints(event.checkpoint, chained) > 0);
   const last = rest[rest.length - 1];
   if (!last) return 0;
-  const links = await linksOf(tx, rest, head);
+  const links = linksOf(rest, head);
   await settledInOrder([
     insertLinks(tx, links),
     saveSubscriptionCheckpoint(tx, CHAIN_SUBSCRIPTION_ID, last.checkpoint),

@@ -23,7 +23,7 @@ export interface FeedEvent {
   schemaVersion: number;
   data: unknown;
   metadata: unknown;
-  /** recorded_at with its microseconds, when the read gave them; read again otherwise. */
+  /** recorded_at with its microseconds: the feed's reads always give them (the event store port). */
   recordedAtMicros?: string;
 }
 
@@ -34,25 +34,25 @@ export interface FeedEvent {
  */
 export async function chainBatch(tx: SqlQueryable, events: readonly FeedEvent[]): Promise<number> {
   if (events.length === 0) return 0;
-  const links = await linksOf(tx, events, await chainHead(tx));
+  const links = linksOf(events, await chainHead(tx));
   await insertLinks(tx, links);
   return links.length;
 }
 
 /** The batch's links after `head`, in feed order. */
-export async function linksOf(
-  tx: SqlQueryable,
-  events: readonly FeedEvent[],
-  head: ChainHead,
-): Promise<StoredLink[]> {
-  const recordedAt = await recordedTimes(tx, events);
+export function linksOf(events: readonly FeedEvent[], head: ChainHead): StoredLink[] {
   let previous = head.link ?? GENESIS_LINK;
   let seq = head.seq;
   const links: StoredLink[] = [];
   for (const event of events) {
-    const at = recordedAt(event);
-    // The feed just handed it out: a missing row means the log changed under us. Stop the line.
-    if (at === undefined) throw new Error(`chain keeper: the event at ${event.globalPosition} vanished`);
+    const at = event.recordedAtMicros;
+    // A link over a time cut to the millisecond would not be the one verify recomputes from the
+    // feed: an event that did not come from the feed has no place in the chain. Stop the line.
+    if (at === undefined) {
+      throw new Error(
+        `chain keeper: the event at ${event.globalPosition} came without recorded_at's microseconds`,
+      );
+    }
     previous = chainLink(previous, {
       streamId: event.streamId,
       streamType: event.streamType,
@@ -74,23 +74,4 @@ export async function linksOf(
     });
   }
   return links;
-}
-
-/**
- * recorded_at with its microseconds: as the feed read gave it (the PostgreSQL store's reads do),
- * else read again, formatted by the database (a JavaScript Date has no microseconds).
- */
-async function recordedTimes(
-  tx: SqlQueryable,
-  events: readonly FeedEvent[],
-): Promise<(event: FeedEvent) => string | undefined> {
-  if (events.every((event) => event.recordedAtMicros !== undefined)) return (event) => event.recordedAtMicros;
-  const { rows } = await tx.query<{ p: string; at: string }>(
-    `SELECT e.global_position::text AS p,
-            to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
-       FROM events e WHERE e.global_position = ANY($1::bigint[])`,
-    [events.map((event) => event.globalPosition)],
-  );
-  const byPosition = new Map(rows.map((row) => [row.p, row.at]));
-  return (event) => byPosition.get(event.globalPosition);
 }

@@ -1,8 +1,14 @@
-import type { SqlQueryable } from '@payouts/database';
+import { settledInOrder, SqlQueryable } from '@payouts/database';
+import { EventStore, loadSubscriptionCheckpoint } from '@payouts/event-store';
 import { compareFeedKeys, FeedKey, FEED_ORIGIN } from '../feed/audit-feed';
 import { keysetPages } from '../feed/keyset-pages';
 
-/** The chain keeper's subscription id: its checkpoint is the chain's own, in subscription_checkpoints. */
+/**
+ * The chain's own table, event_chain, is read and written here alone. Its checkpoint is the chain
+ * keeper's subscription's, which the event store keeps: it is read through the store.
+ */
+
+/** The chain keeper's subscription id: the store keeps its checkpoint, the chain's own. */
 export const CHAIN_SUBSCRIPTION_ID = 'event-chain';
 
 export interface StoredLink extends FeedKey {
@@ -25,7 +31,7 @@ export async function chainHead(db: SqlQueryable): Promise<ChainHead> {
   return row ? { seq: BigInt(row.seq), link: row.link } : { seq: 0n, link: null };
 }
 
-/** What linking alongside another subscriber reads, once the chain's lock is held: one statement. */
+/** What linking alongside another subscriber reads, once the chain's lock is held. */
 export interface ChainState {
   /** The chain's checkpoint, and the other subscriber's (FEED_ORIGIN when there is none). */
   chained: FeedKey;
@@ -33,27 +39,17 @@ export interface ChainState {
   head: ChainHead;
 }
 
-const CHAIN_STATE_SQL = `SELECT ck.last_transaction_id::text AS chain_tx, ck.last_position::text AS chain_pos,
-    fk.last_transaction_id::text AS follower_tx, fk.last_position::text AS follower_pos,
-    h.seq::text AS head_seq, h.link AS head_link
-  FROM (SELECT 1) AS one
-  LEFT JOIN subscription_checkpoints ck ON ck.subscription_id = $1
-  LEFT JOIN subscription_checkpoints fk ON fk.subscription_id = $2
-  LEFT JOIN LATERAL (SELECT c.seq, c.link FROM event_chain c ORDER BY c.seq DESC LIMIT 1) h ON true`;
-
+/**
+ * Inside the follower's batch transaction, so the checkpoints are read in it, through the store's
+ * own in-transaction read (the one its subscriptions use). Issued together: on a server the three
+ * statements travel in one round trip.
+ */
 export async function chainState(tx: SqlQueryable, followerId: string): Promise<ChainState> {
-  const { rows } = await tx.queryPrepared<Record<string, string | null>>(CHAIN_STATE_SQL, [
-    CHAIN_SUBSCRIPTION_ID,
-    followerId,
-  ]);
-  const row = rows[0]!;
-  const key = (transactionId: string | null | undefined, position: string | null | undefined): FeedKey =>
-    transactionId && position ? { transactionId, position } : FEED_ORIGIN;
-  return {
-    chained: key(row.chain_tx, row.chain_pos),
-    follower: key(row.follower_tx, row.follower_pos),
-    head: row.head_seq ? { seq: BigInt(row.head_seq), link: row.head_link ?? null } : { seq: 0n, link: null },
-  };
+  const chained = loadSubscriptionCheckpoint(tx, CHAIN_SUBSCRIPTION_ID);
+  const follower = loadSubscriptionCheckpoint(tx, followerId);
+  const head = chainHead(tx);
+  await settledInOrder<unknown>([chained, follower, head]);
+  return { chained: await chained, follower: await follower, head: await head };
 }
 
 export async function insertLinks(tx: SqlQueryable, links: readonly StoredLink[]): Promise<void> {
@@ -73,14 +69,8 @@ export async function insertLinks(tx: SqlQueryable, links: readonly StoredLink[]
 }
 
 /** How far the chain keeper has linked the feed (FEED_ORIGIN when it never has). */
-export async function chainCheckpoint(db: SqlQueryable): Promise<FeedKey> {
-  const { rows } = await db.query<{ transaction_id: string; position: string }>(
-    `SELECT last_transaction_id::text AS transaction_id, last_position::text AS position
-       FROM subscription_checkpoints WHERE subscription_id = $1`,
-    [CHAIN_SUBSCRIPTION_ID],
-  );
-  const row = rows[0];
-  return row ? { transactionId: row.transaction_id, position: row.position } : FEED_ORIGIN;
+export function chainCheckpoint(store: Pick<EventStore, 'loadCheckpoint'>): Promise<FeedKey> {
+  return store.loadCheckpoint(CHAIN_SUBSCRIPTION_ID);
 }
 
 // Qualified on purpose: an unqualified ORDER BY name is the output column, the text cast. Named
@@ -101,6 +91,31 @@ export function storedLinkPages(db: SqlQueryable, batchSize: number): AsyncGener
     FEED_ORIGIN,
     batchSize,
   );
+}
+
+/** A stored link with the link before it (64 zeros before the first), as the export prints them. */
+export interface ExportedLink extends StoredLink {
+  previous: string;
+}
+
+const LINKS_BETWEEN_SQL = `SELECT c.global_position::text AS position, c.transaction_id::text AS "transactionId",
+    c.stream_id AS "streamId", c.seq::text AS seq, c.link,
+    CASE WHEN c.seq = 1 THEN repeat('0', 64) ELSE p.link END AS previous
+  FROM event_chain c
+  LEFT JOIN event_chain p ON p.seq = c.seq - 1
+  WHERE (c.transaction_id, c.global_position) >= ($1::xid8, $2::bigint)
+    AND (c.transaction_id, c.global_position) <= ($3::xid8, $4::bigint)
+  ORDER BY c.transaction_id, c.global_position`;
+
+/** The stored links from `first` to `last` in feed order (both included), each with the one before it. */
+export async function linksBetween(db: SqlQueryable, first: FeedKey, last: FeedKey): Promise<ExportedLink[]> {
+  const { rows } = await db.query<ExportedLink>(LINKS_BETWEEN_SQL, [
+    first.transactionId,
+    first.position,
+    last.transactionId,
+    last.position,
+  ]);
+  return rows;
 }
 
 /** Whether an event at `key` should already have a link. */

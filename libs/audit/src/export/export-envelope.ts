@@ -1,13 +1,8 @@
 import type { SqlQueryable } from '@payouts/database';
-import {
-  AUDIT_BATCH_SIZE,
-  AUDIT_EVENT_COLUMNS,
-  AuditEventRow,
-  FeedKey,
-  feedKeyOf,
-  toAuditEvent,
-} from '../feed/audit-feed';
-import { keysetPages } from '../feed/keyset-pages';
+import type { EventStore, RecordedEvent } from '@payouts/event-store';
+import { ExportedLink, linksBetween } from '../chain/chain-store';
+import { AUDIT_BATCH_SIZE, compareFeedKeys, FeedKey, toAuditEvent } from '../feed/audit-feed';
+import { pagesAhead } from '../feed/keyset-pages';
 
 /** The public envelope's name and version: a change to its shape gets a new version (docs/audit.md). */
 export const EXPORT_ENVELOPE = 'payouts.event/v1';
@@ -30,52 +25,61 @@ export interface ExportedEvent {
   chain: { seq: number; link: string; previous: string } | null;
 }
 
-type ExportRow = AuditEventRow & { seq: string | null; link: string | null; previous: string | null };
-
-const EXPORT_PAGE_SQL = `SELECT ${AUDIT_EVENT_COLUMNS}, c.seq::text AS seq, c.link,
-    CASE WHEN c.seq = 1 THEN repeat('0', 64) ELSE p.link END AS previous
-  FROM events e
-  LEFT JOIN event_chain c ON c.transaction_id = e.transaction_id AND c.global_position = e.global_position
-  LEFT JOIN event_chain p ON p.seq = c.seq - 1
-  WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
-    AND e.transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
-  ORDER BY e.transaction_id, e.global_position
-  LIMIT $3`;
-
 /** The feed key just before the event at `position`, or null when there is no such event. */
-export async function keyBefore(db: SqlQueryable, position: string): Promise<FeedKey | null> {
-  const { rows } = await db.query<{ transaction_id: string }>(
-    'SELECT transaction_id::text AS transaction_id FROM events WHERE global_position = $1::bigint',
-    [position],
-  );
-  const row = rows[0];
-  return row ? { transactionId: row.transaction_id, position: String(BigInt(position) - 1n) } : null;
+export async function keyBefore(
+  store: Pick<EventStore, 'checkpointAt'>,
+  position: string,
+): Promise<FeedKey | null> {
+  const at = await store.checkpointAt(position);
+  return at ? { transactionId: at.transactionId, position: String(BigInt(position) - 1n) } : null;
 }
 
 /** The key of the event at `position` itself (export after it), or null. */
-export async function keyAt(db: SqlQueryable, position: string): Promise<FeedKey | null> {
-  const before = await keyBefore(db, position);
-  return before ? { transactionId: before.transactionId, position } : null;
+export function keyAt(store: Pick<EventStore, 'checkpointAt'>, position: string): Promise<FeedKey | null> {
+  return store.checkpointAt(position);
 }
 
-/** Every committed event after `after` in feed order, as envelopes, a batch at a time (read ahead). */
+interface ExportPage {
+  events: RecordedEvent[];
+  /** The stored links from the page's first event to its last, in feed order. */
+  links: ExportedLink[];
+}
+
+/**
+ * Every committed event after `after` in feed order, as envelopes, a batch at a time: a page of
+ * the feed from the event store, then the chain's links over the same range (the next page and its
+ * links are read while this one is written).
+ */
 export async function* exportEvents(
+  store: Pick<EventStore, 'readFeed'>,
   db: SqlQueryable,
   after: FeedKey,
   batchSize: number = AUDIT_BATCH_SIZE,
 ): AsyncGenerator<ExportedEvent> {
-  const pages = keysetPages(
-    async (key) =>
-      (await db.query<ExportRow>(EXPORT_PAGE_SQL, [key.transactionId, key.position, batchSize])).rows,
-    feedKeyOf,
-    after,
-    batchSize,
-  );
-  for await (const rows of pages) for (const row of rows) yield toEnvelope(row);
+  const read = async (key: FeedKey): Promise<ExportPage> => {
+    const events = await store.readFeed(key, batchSize);
+    const [first, last] = [events[0], events[events.length - 1]];
+    const links = first && last ? await linksBetween(db, first.checkpoint, last.checkpoint) : [];
+    return { events, links };
+  };
+  const nextKey = ({ events }: ExportPage) =>
+    events.length >= batchSize ? events[events.length - 1]!.checkpoint : null;
+  for await (const { events, links } of pagesAhead(read, nextKey, after)) {
+    // Both in feed order: a merge. A link at another key than any event's (its event deleted) is skipped.
+    let next = 0;
+    for (const event of events) {
+      while (next < links.length && compareFeedKeys(links[next]!, event.checkpoint) < 0) next += 1;
+      const link = links[next];
+      yield toEnvelope(
+        event,
+        link !== undefined && compareFeedKeys(link, event.checkpoint) === 0 ? link : null,
+      );
+    }
+  }
 }
 
-function toEnvelope(row: ExportRow): ExportedEvent {
-  const event = toAuditEvent(row);
+function toEnvelope(stored: RecordedEvent, link: ExportedLink | null): ExportedEvent {
+  const event = toAuditEvent(stored);
   return {
     envelope: EXPORT_ENVELOPE,
     position: Number(event.position),
@@ -89,9 +93,6 @@ function toEnvelope(row: ExportRow): ExportedEvent {
     data: event.data,
     metadata: event.metadata,
     recorded_at: event.recordedAt,
-    chain:
-      row.seq !== null && row.link !== null && row.previous !== null
-        ? { seq: Number(row.seq), link: row.link, previous: row.previous }
-        : null,
+    chain: link !== null ? { seq: Number(link.seq), link: link.link, previous: link.previous } : null,
   };
 }

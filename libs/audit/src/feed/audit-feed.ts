@@ -1,82 +1,54 @@
-import type { SqlQueryable } from '@payouts/database';
+import { EventStore, FEED_START, FeedCheckpoint, RecordedEvent } from '@payouts/event-store';
 import type { ChainedEvent } from '../chain/chain-link';
 import { keysetPages } from './keyset-pages';
 
-/** A place in the feed: (transaction id, global position), both decimal strings. */
-export interface FeedKey {
-  transactionId: string;
-  position: string;
-}
+/** A place in the feed: the event store's checkpoint, (transaction id, global position) as decimal strings. */
+export type FeedKey = FeedCheckpoint;
 
-export const FEED_ORIGIN: FeedKey = Object.freeze({ transactionId: '0', position: '0' });
+export const FEED_ORIGIN: FeedKey = FEED_START;
 
-/** One event row as the audit reads it: recorded_at to the microsecond, positions as text. */
+/** One event as the audit reads it: recorded_at to the microsecond, positions as text. */
 export interface AuditEvent extends ChainedEvent, FeedKey {}
 
-/** Rows per read: what a batch costs in memory, whatever the log's length. */
+/** Events per read: what a batch costs in memory, whatever the log's length. */
 export const AUDIT_BATCH_SIZE = 1_000;
 
+/** Where the audit reads the log: the event store port, never the store's tables. */
+export type AuditFeedSource = Pick<EventStore, 'readFeed'>;
+
 /**
- * The columns of an audit read. recorded_at is formatted by the database rather than parsed into
- * a JavaScript Date, which would drop the microseconds (an edit there must still show).
+ * The store's event as the audit names it. recorded_at is the store's text with microseconds,
+ * which the feed's reads always give (a Date would drop them, and an edit there must still show);
+ * only a stream read lacks it, where the statement, the one reader of those, never looks at it.
  */
-export const AUDIT_EVENT_COLUMNS = `e.global_position::text AS global_position,
-  e.transaction_id::text AS transaction_id, e.event_id::text AS event_id, e.stream_id,
-  e.stream_type, e.stream_version, e.event_type, e.schema_version, e.data, e.metadata,
-  to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
-
-export interface AuditEventRow {
-  global_position: string;
-  transaction_id: string;
-  event_id: string;
-  stream_id: string;
-  stream_type: string;
-  stream_version: number;
-  event_type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: unknown;
-  recorded_at: string;
-}
-
-export function toAuditEvent(row: AuditEventRow): AuditEvent {
+export function toAuditEvent(event: RecordedEvent): AuditEvent {
   return {
-    position: row.global_position,
-    transactionId: row.transaction_id,
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    streamType: row.stream_type,
-    streamVersion: Number(row.stream_version),
-    eventType: row.event_type,
-    schemaVersion: Number(row.schema_version),
-    data: row.data,
-    metadata: row.metadata ?? {},
-    recordedAt: row.recorded_at,
+    position: event.globalPosition,
+    transactionId: event.transactionId,
+    eventId: event.eventId,
+    streamId: event.streamId,
+    streamType: event.streamType,
+    streamVersion: event.streamVersion,
+    eventType: event.type,
+    schemaVersion: event.schemaVersion,
+    data: event.data,
+    metadata: event.metadata,
+    recordedAt: event.recordedAtMicros ?? event.recordedAt.toISOString(),
   };
 }
 
 /**
- * Feed order, and only below the oldest transaction still in flight, as every feed reader reads
- * (migration 0001): nothing can later commit an event before the last one returned.
+ * Every committed event after `after`, in feed order, a page of `batchSize` (at most the store's
+ * page, EVENT_STORE_LIMITS.maxFeedPage) at a time, the next page read ahead.
  */
-const FEED_PAGE_SQL = `SELECT ${AUDIT_EVENT_COLUMNS}
-  FROM events e
-  WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
-    AND e.transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
-  ORDER BY e.transaction_id, e.global_position
-  LIMIT $3`;
-
-/** Every committed event after `after`, in feed order, a page of `batchSize` at a time (read ahead). */
 export function auditFeedPages(
-  db: SqlQueryable,
+  store: AuditFeedSource,
   after: FeedKey = FEED_ORIGIN,
   batchSize: number = AUDIT_BATCH_SIZE,
-): AsyncGenerator<AuditEventRow[]> {
+): AsyncGenerator<RecordedEvent[]> {
   return keysetPages(
-    async (key) =>
-      (await db.queryPrepared<AuditEventRow>(FEED_PAGE_SQL, [key.transactionId, key.position, batchSize]))
-        .rows,
-    feedKeyOf,
+    (key) => store.readFeed(key, batchSize),
+    (event) => event.checkpoint,
     after,
     batchSize,
   );
@@ -84,23 +56,18 @@ export function auditFeedPages(
 
 /** Every committed event after `after`, in feed order, read a batch at a time. */
 export async function* auditFeed(
-  db: SqlQueryable,
+  store: AuditFeedSource,
   after: FeedKey = FEED_ORIGIN,
   batchSize: number = AUDIT_BATCH_SIZE,
 ): AsyncGenerator<AuditEvent> {
-  for await (const rows of auditFeedPages(db, after, batchSize)) {
-    for (const row of rows) yield toAuditEvent(row);
+  for await (const events of auditFeedPages(store, after, batchSize)) {
+    for (const event of events) yield toAuditEvent(event);
   }
 }
 
-/** Where a row stands in the feed. */
-export function feedKeyOf(row: { transaction_id: string; global_position: string }): FeedKey {
-  return { transactionId: row.transaction_id, position: row.global_position };
-}
-
 /**
- * Feed order of two keys: negative, zero or positive. Both parts are the database's text of an
- * xid8 and a bigint, never negative and without leading zeros, so the longer is the larger and
+ * Feed order of two keys: negative, zero or positive. Both parts are decimal strings as the store
+ * hands them out (isFeedCheckpoint), never negative and without leading zeros, so the longer is the larger and
  * equal lengths compare as text: no BigInt per event (verify compares twice for each).
  */
 export function compareFeedKeys(a: FeedKey, b: FeedKey): number {

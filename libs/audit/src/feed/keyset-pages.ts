@@ -11,14 +11,29 @@ export async function* keysetPages<Row>(
   after: FeedKey,
   pageSize: number,
 ): AsyncGenerator<Row[]> {
+  const nextKey = (rows: Row[]): FeedKey | null => {
+    const last = rows[rows.length - 1];
+    return last !== undefined && rows.length >= pageSize ? keyOf(last) : null;
+  };
+  for await (const rows of pagesAhead(readPage, nextKey, after)) if (rows.length > 0) yield rows;
+}
+
+/**
+ * Pages of any shape read one ahead, as keysetPages does: `nextKey` says where the page after
+ * this one starts, or null when this one is the last.
+ */
+export async function* pagesAhead<Page>(
+  readPage: (after: FeedKey) => Promise<Page>,
+  nextKey: (page: Page) => FeedKey | null,
+  after: FeedKey,
+): AsyncGenerator<Page> {
   let next = quietly(readPage(after));
   for (;;) {
-    const rows = await next;
-    const last = rows[rows.length - 1];
-    const more = last !== undefined && rows.length >= pageSize;
-    if (more) next = quietly(readPage(keyOf(last)));
-    if (rows.length > 0) yield rows;
-    if (!more) return;
+    const page = await next;
+    const key = nextKey(page);
+    if (key !== null) next = quietly(readPage(key));
+    yield page;
+    if (key === null) return;
   }
 }
 

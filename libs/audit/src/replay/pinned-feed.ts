@@ -1,60 +1,49 @@
-import type { SqlQueryable } from '@payouts/database';
 import { ORDER_STREAM_TYPE, PAYOUT_STREAM_TYPE } from '@payouts/domain';
-import type { ProjectableEvent } from '@payouts/read-models';
+import {
+  EVENT_STORE_LIMITS,
+  EventStore,
+  FeedSnapshot,
+  RecordedEvent,
+  StreamRange,
+} from '@payouts/event-store';
 import type { FeedKey } from '../feed/audit-feed';
 
 /**
- * The log as one snapshot saw it: `pg_current_snapshot()` of the transaction that copied the live
- * read models, as text ('xmin:xmax:xip,…'). An event is in the pinned log exactly when its writer
- * had committed for that snapshot, so the live rows copied there and the events replayed are the
- * same moment, however long the replay then takes and whatever commits meanwhile.
+ * The log as one snapshot saw it: the event store's feedSnapshot, taken inside the transaction
+ * that copied the live read models. An event is in the pinned log exactly when it was committed
+ * for that snapshot, so the live rows copied there and the events replayed are the same moment,
+ * however long the replay then takes and whatever commits meanwhile.
  */
-export type PinnedSnapshot = string;
+export type PinnedSnapshot = FeedSnapshot;
 
-const SNAPSHOT_TEXT = /^[0-9]{1,20}:[0-9]{1,20}:([0-9]{1,20}(,[0-9]{1,20})*)?$/;
+/** An event of the pinned log, as the event store hands it out. */
+export type PinnedEvent = RecordedEvent;
 
-/** The snapshot as a SQL literal; checked first, since it is written into a view's definition. */
-export function snapshotLiteral(snapshot: PinnedSnapshot): string {
-  if (!SNAPSHOT_TEXT.test(snapshot)) throw new Error(`not a pg_snapshot: ${snapshot}`);
-  return `'${snapshot}'::pg_snapshot`;
-}
-
-/** Events beyond the snapshot's xmax cannot be in it: the bound lets the feed index stop there. */
-export const PINNED_EVENTS_FILTER = (snapshot: string, alias = '') =>
-  `${alias}transaction_id < pg_snapshot_xmax(${snapshot}) AND pg_visible_in_snapshot(${alias}transaction_id, ${snapshot})`;
-
-export interface PinnedEvent extends ProjectableEvent, FeedKey {}
+/** What the replay reads the log through: the event store port. */
+export type PinnedFeedSource = Pick<EventStore, 'readFeed' | 'readStreams'>;
 
 /**
- * Named as the projections name them, so a row is an event as it comes (no copy per event); the
- * versions are int4, which both drivers return as numbers.
+ * Up to `limit` events of the pinned log after `after`, in feed order: one read of the store's
+ * feed, or several when a replay batch is larger than its page (EVENT_STORE_LIMITS.maxFeedPage).
  */
-const PINNED_EVENT_COLUMNS = `e.transaction_id::text AS "transactionId", e.global_position::text AS position,
-    e.stream_id AS "streamId", e.stream_type AS "streamType", e.stream_version AS "streamVersion",
-    e.event_type AS type, e.schema_version AS "schemaVersion", e.data`;
-
-// Only what the projections read: the replay's cost is mostly reading and parsing these rows.
-const PINNED_PAGE_SQL = `SELECT ${PINNED_EVENT_COLUMNS}
-  FROM public.events e
-  WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
-    AND ${PINNED_EVENTS_FILTER('$3::pg_snapshot', 'e.')}
-  ORDER BY e.transaction_id, e.global_position
-  LIMIT $4`;
-
-/** Up to `limit` events of the pinned log after `after`, in feed order. */
 export async function pinnedPage(
-  db: SqlQueryable,
+  store: PinnedFeedSource,
   snapshot: PinnedSnapshot,
   after: FeedKey,
   limit: number,
 ): Promise<PinnedEvent[]> {
-  const { rows } = await db.queryPrepared<PinnedEvent>(PINNED_PAGE_SQL, [
-    after.transactionId,
-    after.position,
-    snapshot,
-    limit,
-  ]);
-  return rows;
+  const events: PinnedEvent[] = [];
+  let key = after;
+  while (events.length < limit) {
+    const want = Math.min(limit - events.length, EVENT_STORE_LIMITS.maxFeedPage);
+    const page = await store.readFeed(key, want, { asOf: snapshot });
+    // The usual batch is one read: handed on as it came.
+    if (events.length === 0 && (want === limit || page.length < want)) return page;
+    for (const event of page) events.push(event);
+    if (page.length < want) break;
+    key = page[page.length - 1]!.checkpoint;
+  }
+  return events;
 }
 
 /**
@@ -65,15 +54,13 @@ export async function pinnedPage(
  */
 const WHOLE_STREAM_TYPES = [PAYOUT_STREAM_TYPE, ORDER_STREAM_TYPE];
 
-const EARLIER_EVENTS_SQL = `SELECT ${PINNED_EVENT_COLUMNS}
-  FROM unnest($1::text[], $2::integer[]) AS b(stream_id, below)
-  JOIN public.events e ON e.stream_id = b.stream_id AND e.stream_version < b.below
-  WHERE ${PINNED_EVENTS_FILTER('$3::pg_snapshot', 'e.')}`;
-
-/** The pinned log's earlier events of the page's payout and order streams that start after version 1. */
+/**
+ * The earlier events of the page's payout and order streams that start after version 1, in as few
+ * reads as the store allows. No snapshot needed: each range ends before a version the pinned log
+ * holds, and a stream's versions commit in order, so every one of them is in the pinned log too.
+ */
 export async function earlierEvents(
-  db: SqlQueryable,
-  snapshot: PinnedSnapshot,
+  store: PinnedFeedSource,
   page: readonly PinnedEvent[],
 ): Promise<PinnedEvent[]> {
   const first = new Map<string, number>();
@@ -84,14 +71,16 @@ export async function earlierEvents(
       Math.min(first.get(event.streamId) ?? event.streamVersion, event.streamVersion),
     );
   }
-  const later = [...first].filter(([, version]) => version > 1);
-  if (later.length === 0) return [];
-  const { rows } = await db.queryPrepared<PinnedEvent>(EARLIER_EVENTS_SQL, [
-    later.map(([streamId]) => streamId),
-    later.map(([, version]) => version),
-    snapshot,
-  ]);
-  return rows;
+  const ranges: StreamRange[] = [];
+  for (const [streamId, version] of first) {
+    if (version > 1) ranges.push({ streamId, fromVersion: 1, toVersion: version - 1 });
+  }
+  const earlier: PinnedEvent[] = [];
+  for (let i = 0; i < ranges.length; i += EVENT_STORE_LIMITS.maxStreamsPerRead) {
+    const read = await store.readStreams(ranges.slice(i, i + EVENT_STORE_LIMITS.maxStreamsPerRead));
+    for (const event of read) earlier.push(event);
+  }
+  return earlier;
 }
 
 export interface PinnedPage {
@@ -108,15 +97,15 @@ export interface PinnedPage {
  * connection, so there it reads only between pages.
  */
 export async function forEachPinnedPage(
-  db: SqlQueryable,
+  store: PinnedFeedSource,
   snapshot: PinnedSnapshot,
   from: FeedKey,
   options: { pageSize: number; readAhead: boolean; withEarlier: boolean },
   apply: (page: PinnedPage) => Promise<void>,
 ): Promise<void> {
   const read = async (after: FeedKey): Promise<PinnedPage> => {
-    const events = await pinnedPage(db, snapshot, after, options.pageSize);
-    return { events, earlier: options.withEarlier ? await earlierEvents(db, snapshot, events) : [] };
+    const events = await pinnedPage(store, snapshot, after, options.pageSize);
+    return { events, earlier: options.withEarlier ? await earlierEvents(store, events) : [] };
   };
   let next: Promise<PinnedPage> | null = read(from);
   while (next !== null) {
@@ -124,10 +113,10 @@ export async function forEachPinnedPage(
     const last = page.events[page.events.length - 1];
     if (last === undefined) return;
     const full = page.events.length === options.pageSize;
-    next = full && options.readAhead ? read(last) : null;
+    next = full && options.readAhead ? read(last.checkpoint) : null;
     // A read started ahead must not be left unobserved if apply fails.
     next?.catch(() => undefined);
     await apply(page);
-    if (next === null && full) next = read(last);
+    if (next === null && full) next = read(last.checkpoint);
   }
 }

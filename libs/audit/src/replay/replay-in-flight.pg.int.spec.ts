@@ -1,5 +1,5 @@
 import { LEDGER_STREAM_TYPE, ledgerStreamId } from '@payouts/domain';
-import { PostgresEventStore, StreamAppend } from '@payouts/event-store';
+import { FEED_START, PostgresEventStore, StreamAppend } from '@payouts/event-store';
 import { projectReadModels, READ_MODEL_TABLES } from '@payouts/read-models';
 import { fundsFlowEvents, testBackends, TestDatabase, toNewEvent } from '@payouts/testing';
 import { appendHistory, projectEverything } from '../testing/audit-history';
@@ -151,8 +151,8 @@ describe.each(testBackends().filter((b) => b.name === 'postgres'))('replayReadMo
     await dropped;
     const { rows } = await database.db.query(`SELECT 1 FROM pg_namespace WHERE nspname LIKE 'audit_replay%'`);
     expect(rows).toEqual([]);
-    const events = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+    const events = (await store.readFeed(FEED_START, 10_000)).length;
     // Stopped at its next batch, long before the end of the log.
-    expect(replayedAfter).toBeLessThan(events.rows[0]!.n / 2 / 2);
+    expect(replayedAfter).toBeLessThan(events / 2 / 2);
   });
 });

@@ -1,4 +1,5 @@
 import type { SqlClient } from '@payouts/database';
+import { EventStore, PostgresEventStore } from '@payouts/event-store';
 import { READ_MODEL_TABLES } from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
 import { compareTable, tableShape } from './compare-tables';
@@ -48,6 +49,8 @@ export interface ReplayOptions {
   keep?: boolean;
   /** Stops between batches; the scratch schemas are then dropped. */
   signal?: AbortSignal;
+  /** Where the log is read (pinned, then replayed): by default the event store over `db`. */
+  store?: Pick<EventStore, 'feedSnapshot' | 'loadCheckpoint' | 'readFeed' | 'readStreams'>;
 }
 
 export interface ReplayReport {
@@ -88,6 +91,7 @@ export interface ReplayReport {
 export async function replayReadModels(db: SqlClient, options: ReplayOptions): Promise<ReplayReport> {
   const started = Date.now();
   const scratch = options.scratch ?? db;
+  const store = options.store ?? new PostgresEventStore(db);
   const batchSize = options.batchSize ?? REPLAY_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_REPLAY_BATCH_SIZE) {
     throw new RangeError(`batch size must be 1 to ${MAX_REPLAY_BATCH_SIZE}, not ${batchSize}`);
@@ -97,7 +101,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
   const schemas = scratchSchemaNames();
   let finished = false;
   try {
-    const { end, copied } = await createAndPin(db, scratch, schemas, shapes, {
+    const { end, copied } = await createAndPin(db, store, scratch, schemas, shapes, {
       chunkRows: options.copyChunkRows,
       onCopied: (table, rows) => options.onProgress?.('copy', rows, table),
     });
@@ -111,7 +115,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
       const reading = { pageSize: batchSize, readAhead: db.kind === 'postgres', withEarlier };
       const pipeline = new ProjectionPipeline(scratch, how);
       try {
-        await forEachPinnedPage(db, end.snapshot, from, reading, async ({ events, earlier }) => {
+        await forEachPinnedPage(store, end.snapshot, from, reading, async ({ events, earlier }) => {
           signal.throwIfAborted();
           await pipeline.push(earlier.length > 0 ? [...earlier, ...events] : events);
           count += events.length;
@@ -121,7 +125,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
             await pipeline.drain();
             await refreshStatistics(scratch, how.schema);
           }
-          options.onProgress?.(phase, count, events[events.length - 1]!.position);
+          options.onProgress?.(phase, count, events[events.length - 1]!.globalPosition);
         });
         await pipeline.finish();
       } finally {

@@ -1,27 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
+import type { EventStore } from '@payouts/event-store';
 import {
   PROJECTION_LOOKUP_INDEXES,
   READ_MODEL_SUBSCRIPTION_ID,
   READ_MODEL_TABLES,
 } from '@payouts/read-models';
-import { compareFeedKeys, FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
+import { compareFeedKeys, FeedKey } from '../feed/audit-feed';
 import type { TableShape } from './compare-tables';
 import { copyLiveTable } from './live-copy';
-import { PINNED_EVENTS_FILTER, PinnedSnapshot, snapshotLiteral } from './pinned-feed';
+import type { PinnedSnapshot } from './pinned-feed';
 
 /**
  * The two scratch schemas of one replay: `replay` is rebuilt from position zero; `live` starts as
  * a copy of the live read models and is brought to the same end by the projector's own catch-up.
  * Each holds the read-model tables (shaped like the live ones: `LIKE … INCLUDING ALL`, so they
- * cannot drift) and a view `events` over the log pinned at the copy's snapshot.
+ * cannot drift).
  */
 export interface ScratchSchemas {
   replay: string;
   live: string;
 }
 
-/** Where the live read models and the log are: the service's migrations create them in public. */
+/** Where the live read models are: the service's migrations create them in public. */
 export const LIVE_SCHEMA = 'public';
 
 /** `audit_replay_<UTC yyyymmddhhmmss>_<4 hex>`, and the same with `_live` for the live copy. */
@@ -38,6 +39,7 @@ const quoted = (name: string) => {
 
 /** The moment a replay compares at, as the copy's transaction saw it. */
 export interface PinnedEnd {
+  /** The log as that transaction saw it (the event store's feedSnapshot, taken in it). */
   snapshot: PinnedSnapshot;
   /** The live projector's checkpoint then: live rows reflect at least every event up to it. */
   liveCheckpoint: FeedKey;
@@ -58,6 +60,9 @@ export interface Pinning {
   copied: Promise<void>;
 }
 
+/** What pinning reads of the log, inside the pin's transaction: the event store port. */
+export type PinSource = Pick<EventStore, 'feedSnapshot' | 'loadCheckpoint'>;
+
 /**
  * Pins the end of the log and copies the live rows as of that moment into `schemas.live`.
  *
@@ -74,6 +79,7 @@ export interface Pinning {
  */
 export async function createAndPin(
   live: SqlClient,
+  store: PinSource,
   scratch: SqlClient,
   schemas: ScratchSchemas,
   shapes: readonly TableShape[],
@@ -81,20 +87,20 @@ export async function createAndPin(
 ): Promise<Pinning> {
   // Embedded: one connection. A server session pool has several: the pin holds one meanwhile.
   if (scratch.kind !== 'postgres')
-    return { end: await createAndPinInOne(scratch, schemas), copied: Promise.resolve() };
+    return { end: await createAndPinInOne(scratch, store, schemas), copied: Promise.resolve() };
   let answer: { resolve: (end: PinnedEnd) => void; reject: (error: unknown) => void } | undefined;
   const pinned = new Promise<PinnedEnd>((resolve, reject) => (answer = { resolve, reject }));
   const copied = live.transaction(async (pin) => {
     await pin.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    const { rows } = await pin.query<{ snapshot: string; exported: string }>(
-      'SELECT pg_current_snapshot()::text AS snapshot, pg_export_snapshot() AS exported',
-    );
-    const { snapshot, exported } = rows[0]!;
-    const end = { snapshot, liveCheckpoint: await liveCheckpoint(pin), last: await lastEvent(pin) };
+    // Every statement of this transaction sees its one snapshot: the log's, the checkpoint's and
+    // the one exported for the copy of the live tables are the same moment.
+    const { rows } = await pin.query<{ exported: string }>('SELECT pg_export_snapshot() AS exported');
+    const { exported } = rows[0]!;
+    const end = await pinnedEnd(store, pin);
     const replayIndexes = await indexStatements(pin, schemas.replay);
     const liveIndexes = await indexStatements(pin, schemas.live);
     await scratch.transaction(async (tx) => {
-      await createScratchSchemas(tx, schemas, snapshot);
+      await createScratchSchemas(tx, schemas);
       for (const { statement } of replayIndexes.writing) await tx.query(statement);
     });
     const projected = catchesUp(end);
@@ -117,19 +123,22 @@ export async function createAndPin(
 }
 
 /** Embedded: one transaction creates, copies and pins; it commits together or not at all. */
-function createAndPinInOne(scratch: SqlClient, schemas: ScratchSchemas): Promise<PinnedEnd> {
+function createAndPinInOne(
+  scratch: SqlClient,
+  store: PinSource,
+  schemas: ScratchSchemas,
+): Promise<PinnedEnd> {
   return scratch.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-    const pinned = await tx.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
-    const snapshot = pinned.rows[0]!.snapshot;
-    await createScratchSchemas(tx, schemas, snapshot);
+    // First, so that the transaction's snapshot, which the copy below reads too, is the log's.
+    const end = await pinnedEnd(store, tx);
+    await createScratchSchemas(tx, schemas);
     const replayIndexes = await indexStatements(tx, schemas.replay);
     const liveIndexes = await indexStatements(tx, schemas.live);
     for (const { statement } of replayIndexes.writing) await tx.query(statement);
     for (const table of READ_MODEL_TABLES) {
       await tx.query(`INSERT INTO ${quoted(schemas.live)}.${table} SELECT * FROM ${LIVE_SCHEMA}.${table}`);
     }
-    const end = { snapshot, liveCheckpoint: await liveCheckpoint(tx), last: await lastEvent(tx) };
     const projected = catchesUp(end);
     for (const { statement } of projected ? liveIndexes.writing : []) await tx.query(statement);
     return { ...end, deferredIndexes: deferred(replayIndexes, liveIndexes, projected) };
@@ -146,12 +155,8 @@ function deferred(replay: IndexStatements, live: IndexStatements, liveProjected:
   return [...replay.reading, ...liveWriting, ...live.reading];
 }
 
-/** Both schemas, each with the read-model tables and the pinned `events` view. */
-async function createScratchSchemas(
-  tx: SqlQueryable,
-  schemas: ScratchSchemas,
-  snapshot: string,
-): Promise<void> {
+/** Both schemas, each with the read-model tables. */
+async function createScratchSchemas(tx: SqlQueryable, schemas: ScratchSchemas): Promise<void> {
   await tx.query(`SET LOCAL search_path TO ${quoted(schemas.replay)}`);
   for (const schema of [schemas.replay, schemas.live]) {
     await tx.query(`CREATE SCHEMA ${quoted(schema)}`);
@@ -163,11 +168,6 @@ async function createScratchSchemas(
         `CREATE UNLOGGED TABLE ${quoted(schema)}.${table} (LIKE ${LIVE_SCHEMA}.${table} INCLUDING ALL EXCLUDING INDEXES)`,
       );
     }
-    // What the projections read when a batch is not enough: the log, never past the pinned end.
-    await tx.query(
-      `CREATE VIEW ${quoted(schema)}.events AS SELECT * FROM ${LIVE_SCHEMA}.events
-        WHERE ${PINNED_EVENTS_FILTER(snapshotLiteral(snapshot))}`,
-    );
   }
 }
 
@@ -213,27 +213,17 @@ export async function buildDeferredIndexes(scratch: SqlClient, statements: reado
   for (const statement of statements) await scratch.transaction((tx) => tx.query(statement));
 }
 
-async function liveCheckpoint(tx: SqlQueryable): Promise<FeedKey> {
-  const { rows } = await tx.query<FeedKey>(
-    `SELECT last_transaction_id::text AS "transactionId", last_position::text AS position
-       FROM ${LIVE_SCHEMA}.subscription_checkpoints WHERE subscription_id = $1`,
-    [READ_MODEL_SUBSCRIPTION_ID],
-  );
-  return rows[0] ?? FEED_ORIGIN;
-}
-
-async function lastEvent(tx: SqlQueryable): Promise<FeedKey | null> {
-  const { rows } = await tx.query<FeedKey>(
-    `SELECT e.transaction_id::text AS "transactionId", e.global_position::text AS position
-       FROM ${LIVE_SCHEMA}.events e ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
-  );
-  return rows[0] ?? null;
+/** The log, its last event and the live projector's checkpoint, as the pin's transaction `tx` sees them. */
+async function pinnedEnd(store: PinSource, tx: SqlQueryable): Promise<Omit<PinnedEnd, 'deferredIndexes'>> {
+  const snapshot = await store.feedSnapshot({ within: tx });
+  const liveCheckpoint = await store.loadCheckpoint(READ_MODEL_SUBSCRIPTION_ID, { within: tx });
+  return { snapshot, liveCheckpoint, last: snapshot.head };
 }
 
 /**
  * A transaction whose search path is the scratch schema alone: the product's projection code,
- * unchanged, then writes that schema's tables and reads its pinned `events` view, and a statement
- * naming any other table fails instead of reaching a live one.
+ * unchanged, then writes that schema's tables, and a statement naming any other table fails
+ * instead of reaching a live one (the event store's reads inside it name their own tables).
  */
 export function inScratchSchema<T>(
   scratch: SqlClient,

@@ -99,7 +99,7 @@ describe.each(testBackends())('the statement of a ledger the product wrote, on $
       to: new Date(to),
     };
     const lines: StatementLine[] = [];
-    for await (const line of ledgerStatement(app.db, request, { batchSize })) lines.push(line);
+    for await (const line of ledgerStatement(app.store, request, { batchSize })) lines.push(line);
     return lines;
   };
 

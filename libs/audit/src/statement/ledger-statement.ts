@@ -1,39 +1,29 @@
-import type { SqlQueryable } from '@payouts/database';
-import {
-  AUDIT_BATCH_SIZE,
-  AUDIT_EVENT_COLUMNS,
-  AuditEvent,
-  AuditEventRow,
-  toAuditEvent,
-} from '../feed/audit-feed';
-import { AuditSetupError } from '../verify/verify-log';
+import type { EventStore } from '@payouts/event-store';
+import { AUDIT_BATCH_SIZE, AuditEvent, toAuditEvent } from '../feed/audit-feed';
+import { missingLogError } from '../verify/verify-log';
 import { StatementFold, StatementRequest } from './statement-fold';
 import { StatementLine } from './statement-line';
 
-/** One ledger's events in stream order, by its (stream_id, stream_version) index. */
-const LEDGER_PAGE_SQL = `SELECT ${AUDIT_EVENT_COLUMNS}
-  FROM events e
-  WHERE e.stream_id = $1 AND e.stream_version > $2
-  ORDER BY e.stream_version
-  LIMIT $3`;
+/** Where a statement reads its ledger: the event store port. */
+export type StatementSource = Pick<EventStore, 'readStream'>;
 
 /**
- * Every event of one stream in version order, a batch at a time, so a long ledger costs one
- * batch of memory. A stream's versions commit in order (each append expects the one before), so
- * reading by version never skips an event committed later.
+ * Every event of one stream in version order, a batch of versions at a time, so a long ledger
+ * costs one batch of memory. A stream's versions commit in order (each append expects the one
+ * before), so reading by version never skips an event committed later.
  */
 export async function* streamEvents(
-  db: SqlQueryable,
+  store: StatementSource,
   streamId: string,
   batchSize: number = AUDIT_BATCH_SIZE,
 ): AsyncGenerator<AuditEvent> {
-  let after = 0;
-  for (;;) {
-    const { rows } = await db.query<AuditEventRow>(LEDGER_PAGE_SQL, [streamId, after, batchSize]);
-    for (const row of rows) yield toAuditEvent(row);
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < batchSize) return;
-    after = Number(last.stream_version);
+  for (let after = 0; ; after += batchSize) {
+    const { version, events } = await store.readStream(streamId, {
+      fromVersion: after + 1,
+      toVersion: after + batchSize,
+    });
+    for (const event of events) yield toAuditEvent(event);
+    if (version <= after + batchSize) return;
   }
 }
 
@@ -46,23 +36,26 @@ export interface StatementOptions {
 /**
  * The statement of one ledger (docs/audit.md): the opening line, every movement, the closing
  * line. Reads the ledger's own stream only, and stops at the first event at or after `to`.
- * Throws StatementFindingError where the figures cannot be trusted (exit 1).
+ * Throws StatementFindingError where the figures cannot be trusted (exit 1), AuditSetupError
+ * when the database has no event log (exit 2).
  */
 export async function* ledgerStatement(
-  db: SqlQueryable,
+  store: StatementSource,
   request: StatementRequest,
   options: StatementOptions = {},
 ): AsyncGenerator<StatementLine> {
-  const { rows } = await db.query<{ events: string | null }>(
-    `SELECT to_regclass('public.events')::text AS events`,
-  );
-  if (!rows[0]?.events) {
-    throw new AuditSetupError('this database has no events table (is it the service database?)');
-  }
   const fold = new StatementFold(request);
-  for await (const event of streamEvents(db, fold.streamId, options.batchSize)) {
-    yield* fold.push(event);
-    options.onEvent?.(event.streamVersion);
+  const events = streamEvents(store, fold.streamId, options.batchSize);
+  for (;;) {
+    let next: IteratorResult<AuditEvent>;
+    try {
+      next = await events.next();
+    } catch (error) {
+      throw missingLogError(error) ?? error;
+    }
+    if (next.done) break;
+    yield* fold.push(next.value);
+    options.onEvent?.(next.value.streamVersion);
     if (fold.closed) return;
   }
   yield* fold.finish();

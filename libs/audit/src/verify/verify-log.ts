@@ -1,13 +1,7 @@
-import type { SqlQueryable } from '@payouts/database';
+import { SqlClient, SqlQueryable, sqlStateOf } from '@payouts/database';
+import { EventStore, PostgresEventStore, RecordedEvent } from '@payouts/event-store';
 import { chainCheckpoint, storedLinkPages } from '../chain/chain-store';
-import {
-  AUDIT_BATCH_SIZE,
-  auditFeedPages,
-  AuditEventRow,
-  FEED_ORIGIN,
-  feedKeyOf,
-  toAuditEvent,
-} from '../feed/audit-feed';
+import { AUDIT_BATCH_SIZE, auditFeedPages, FEED_ORIGIN, toAuditEvent } from '../feed/audit-feed';
 import { FindingGroups } from './finding-groups';
 import { ReportFinding } from './findings';
 import { FoldPass } from './fold-pass';
@@ -27,6 +21,8 @@ export interface VerifyOptions {
   onProgress?: (events: number, position: string) => void;
   progressEvery?: number;
   batchSize?: number;
+  /** Where the events and the chain's checkpoint are read: by default the event store over `db`. */
+  store?: Pick<EventStore, 'readFeed' | 'loadCheckpoint'>;
 }
 
 export interface VerifyReport {
@@ -50,24 +46,25 @@ export interface VerifyReport {
  * then paid orders and proceeds that never met. FindingGroups keeps them until the end, when each
  * stopped stream's count of unchecked events is known, and puts it under the stream's cause.
  */
-export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promise<VerifyReport> {
+export async function verifyLog(db: SqlClient, options: VerifyOptions): Promise<VerifyReport> {
   await requireChainTable(db);
+  const store = options.store ?? new PostgresEventStore(db);
   const started = Date.now();
   const groups = new FindingGroups();
   const batchSize = options.batchSize ?? AUDIT_BATCH_SIZE;
   const progressEvery = options.progressEvery ?? 10_000;
   let at = 0;
   // The checkpoint first: links and events read afterwards can only be further along.
-  const checkpoint = await chainCheckpoint(db);
+  const checkpoint = await chainCheckpoint(store);
   const chain = new TamperCheck(storedLinkPages(db, batchSize), checkpoint, (finding) =>
     groups.add(finding, at),
   );
   const folds = new FoldPass((finding, index) => groups.add(finding, index));
-  for await (const rows of auditFeedPages(db, FEED_ORIGIN, batchSize)) {
-    await chain.readThrough(feedKeyOf(rows[rows.length - 1]!));
-    // Each row is let go once checked, so the garbage collector does not copy the page's checked
-    // rows over and over while the rest are checked.
-    const page: (AuditEventRow | undefined)[] = rows;
+  for await (const events of auditFeedPages(store, FEED_ORIGIN, batchSize)) {
+    await chain.readThrough(events[events.length - 1]!.checkpoint);
+    // Each event is let go once checked, so the garbage collector does not copy the page's
+    // checked events over and over while the rest are checked.
+    const page: (RecordedEvent | undefined)[] = events;
     for (let i = 0; i < page.length; i += 1) {
       const event = toAuditEvent(page[i]!);
       page[i] = undefined;
@@ -90,16 +87,27 @@ export async function verifyLog(db: SqlQueryable, options: VerifyOptions): Promi
   };
 }
 
+/** The chain's table is the audit's own: a database without it was never migrated, or is not the service's. */
 async function requireChainTable(db: SqlQueryable): Promise<void> {
-  const { rows } = await db.query<{ events: string | null; chain: string | null }>(
-    `SELECT to_regclass('public.events')::text AS events, to_regclass('public.event_chain')::text AS chain`,
+  const { rows } = await db.query<{ chain: string | null }>(
+    `SELECT to_regclass('public.event_chain')::text AS chain`,
   );
-  const row = rows[0];
-  if (!row?.events)
-    throw new AuditSetupError('this database has no events table (is it the service database?)');
-  if (!row.chain) {
+  if (!rows[0]?.chain) {
     throw new AuditSetupError(
-      'this database has no event_chain table: apply the migrations (npm run db:migrate) and let the projector chain the log',
+      'this database has no event_chain table (is it the service database? then apply the migrations, npm run db:migrate, and let the projector chain the log)',
     );
   }
+}
+
+/** SQLSTATE undefined_table: the event store's reads name tables that are not there. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * The setup problem a failed read of the log means, if it means one: a database without the
+ * event store's tables (not migrated, or not the service's) is not a finding but exit 2.
+ */
+export function missingLogError(error: unknown): AuditSetupError | undefined {
+  return sqlStateOf(error) === UNDEFINED_TABLE
+    ? new AuditSetupError('this database has no events table (is it the service database?)', { cause: error })
+    : undefined;
 }

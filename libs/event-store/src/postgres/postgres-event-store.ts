@@ -7,11 +7,14 @@ import {
   EVENT_STORE_LIMITS,
   EventStore,
   FeedCheckpoint,
+  FeedSnapshot,
   FeedSubscription,
   PendingEvent,
+  ReadFeedOptions,
   ReadStreamOptions,
   RecordedEvent,
   StreamAppend,
+  StreamRange,
   SubscribeOptions,
 } from '../event-store.port';
 import { isFeedCheckpoint } from '../feed-checkpoint';
@@ -26,15 +29,31 @@ import {
 import { asStoredJson } from './event-row';
 import { PollingSubscription } from './polling-subscription';
 import {
+  checkpointAtRow,
+  feedSnapshotRow,
+  isSnapshotToken,
   loadCheckpointRow,
+  readFeedAsOfRows,
   readFeedRows,
   readStreamRows,
+  readStreamsRows,
   streamIdRows,
   subscriptionLagRows,
 } from './read-sql';
 
 /** Versions are int4 in the events table: a larger bound reads the same as this one. */
 const MAX_VERSION = 2 ** 31 - 1;
+
+/** A global position: bigint, so at most 19 digits. */
+const POSITION = /^[1-9][0-9]{0,18}$/;
+
+/** A version bound as the database takes it: a non-negative integer, at most MAX_VERSION. */
+function versionBound(name: string, version: number): number {
+  if (!Number.isSafeInteger(version) || version < 0) {
+    throw new RangeError(`${name} must be a non-negative integer`);
+  }
+  return Math.min(version, MAX_VERSION);
+}
 
 /** Raised inside the append transaction; turned into StreamVersionConflictError once it rolled back. */
 class ConflictSignal extends Error {
@@ -122,20 +141,29 @@ export class PostgresEventStore implements EventStore {
     streamId: string,
     options: ReadStreamOptions = {},
   ): Promise<{ version: number; events: RecordedEvent[] }> {
-    const fromVersion = options.fromVersion ?? 1;
-    const toVersion = options.toVersion ?? MAX_VERSION;
-    if (!Number.isSafeInteger(fromVersion) || fromVersion < 0) {
-      throw new RangeError('fromVersion must be a non-negative integer');
+    const fromVersion = versionBound('fromVersion', options.fromVersion ?? 1);
+    const toVersion = versionBound('toVersion', options.toVersion ?? MAX_VERSION);
+    return readStreamRows(options.within ?? this.statements, streamId, fromVersion, toVersion);
+  }
+
+  async readStreams(
+    ranges: readonly StreamRange[],
+    options: { within?: SqlQueryable } = {},
+  ): Promise<RecordedEvent[]> {
+    if (ranges.length < 1 || ranges.length > EVENT_STORE_LIMITS.maxStreamsPerRead) {
+      throw new RangeError(`ranges must be 1 to ${EVENT_STORE_LIMITS.maxStreamsPerRead}`);
     }
-    if (!Number.isSafeInteger(toVersion) || toVersion < 0) {
-      throw new RangeError('toVersion must be a non-negative integer');
-    }
-    return readStreamRows(
-      options.within ?? this.statements,
-      streamId,
-      Math.min(fromVersion, MAX_VERSION),
-      Math.min(toVersion, MAX_VERSION),
-    );
+    const streams = new Set<string>();
+    const bounded = ranges.map((range) => {
+      if (streams.has(range.streamId)) throw new RangeError(`stream ${range.streamId} given twice`);
+      streams.add(range.streamId);
+      return {
+        streamId: range.streamId,
+        fromVersion: versionBound('fromVersion', range.fromVersion),
+        toVersion: versionBound('toVersion', range.toVersion),
+      };
+    });
+    return readStreamsRows(options.within ?? this.statements, bounded);
   }
 
   async streamIds(streamType: string, options: { after?: string; limit: number }): Promise<string[]> {
@@ -153,12 +181,29 @@ export class PostgresEventStore implements EventStore {
     return subscriptionLagRows(this.statements, subscriptionId, cap);
   }
 
-  async readFeed(after: FeedCheckpoint, limit: number): Promise<RecordedEvent[]> {
+  async readFeed(
+    after: FeedCheckpoint,
+    limit: number,
+    options: ReadFeedOptions = {},
+  ): Promise<RecordedEvent[]> {
     if (!isFeedCheckpoint(after)) throw new RangeError('after must be a checkpoint handed out by the store');
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxFeedPage) {
       throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
     }
-    return readFeedRows(this.statements, after, limit);
+    const { asOf } = options;
+    if (asOf === undefined) return readFeedRows(this.statements, after, limit);
+    if (!isSnapshotToken(asOf.token)) throw new RangeError('asOf must be a snapshot handed out by the store');
+    return readFeedAsOfRows(this.statements, asOf.token, after, limit);
+  }
+
+  feedSnapshot(options: { within?: SqlQueryable } = {}): Promise<FeedSnapshot> {
+    return feedSnapshotRow(options.within ?? this.statements);
+  }
+
+  async checkpointAt(globalPosition: string): Promise<FeedCheckpoint | null> {
+    if (!POSITION.test(globalPosition))
+      throw new RangeError('globalPosition must be a positive decimal integer');
+    return checkpointAtRow(this.statements, globalPosition);
   }
 
   subscribe(options: SubscribeOptions): FeedSubscription {
@@ -170,8 +215,8 @@ export class PostgresEventStore implements EventStore {
     return subscription;
   }
 
-  loadCheckpoint(subscriptionId: string): Promise<FeedCheckpoint> {
-    return loadCheckpointRow(this.statements, subscriptionId);
+  loadCheckpoint(subscriptionId: string, options: { within?: SqlQueryable } = {}): Promise<FeedCheckpoint> {
+    return loadCheckpointRow(options.within ?? this.statements, subscriptionId);
   }
 
   async close(): Promise<void> {

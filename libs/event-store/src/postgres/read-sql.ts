@@ -1,14 +1,20 @@
 import { SqlQueryable } from '@payouts/database';
-import { FEED_START, FeedCheckpoint, RecordedEvent } from '../event-store.port';
+import { FEED_START, FeedCheckpoint, FeedSnapshot, RecordedEvent, StreamRange } from '../event-store.port';
 import { eventColumns, EventRow, toRecordedEvent } from './event-row';
+
+/*
+ * Statements that may run inside a caller's transaction (`within`) name the store's tables with
+ * their schema, public, where migration 0001 creates them: that transaction's search_path is the
+ * caller's, and the audit's replay sets it to a scratch schema alone (docs/audit.md).
+ */
 
 /**
  * Both the version and the events come from one statement, so from one snapshot: the version
  * always matches the last event returned when reading from the start.
  */
 const READ_STREAM_SQL = `SELECT s.version AS current_version, ${eventColumns('e')}
-  FROM event_streams s
-  LEFT JOIN events e ON e.stream_id = s.stream_id AND e.stream_version >= $2 AND e.stream_version <= $3
+  FROM public.event_streams s
+  LEFT JOIN public.events e ON e.stream_id = s.stream_id AND e.stream_version >= $2 AND e.stream_version <= $3
   WHERE s.stream_id = $1
   ORDER BY e.stream_version`;
 
@@ -28,6 +34,25 @@ export async function readStreamRows(
     version: Number(first.current_version),
     events: rows.filter((row) => row.event_id !== null).map(toRecordedEvent),
   };
+}
+
+/** Each range by the (stream_id, stream_version) index; ranges in the order given, versions in order. */
+const READ_STREAMS_SQL = `SELECT ${eventColumns('e')}
+  FROM unnest($1::text[], $2::integer[], $3::integer[]) WITH ORDINALITY AS r(stream_id, from_version, to_version, n)
+  JOIN public.events e ON e.stream_id = r.stream_id AND e.stream_version >= r.from_version
+                       AND e.stream_version <= r.to_version
+  ORDER BY r.n, e.stream_version`;
+
+export async function readStreamsRows(
+  db: SqlQueryable,
+  ranges: readonly StreamRange[],
+): Promise<RecordedEvent[]> {
+  const { rows } = await db.queryPrepared<EventRow>(READ_STREAMS_SQL, [
+    ranges.map((range) => range.streamId),
+    ranges.map((range) => range.fromVersion),
+    ranges.map((range) => range.toVersion),
+  ]);
+  return rows.map(toRecordedEvent);
 }
 
 /**
@@ -53,6 +78,77 @@ export async function readFeedRows(
 ): Promise<RecordedEvent[]> {
   const { rows } = await db.query<EventRow>(READ_FEED_SQL, [after.transactionId, after.position, limit]);
   return rows.map(toRecordedEvent);
+}
+
+/**
+ * The snapshot of the statement (in a REPEATABLE READ transaction, the transaction's) as text
+ * ('xmin:xmax:xip,…'), with the last event it sees in feed order: one statement, so one moment.
+ */
+const FEED_SNAPSHOT_SQL = `SELECT pg_current_snapshot()::text AS snapshot,
+    h.transaction_id::text AS transaction_id, h.global_position::text AS global_position
+  FROM (SELECT 1) AS one
+  LEFT JOIN LATERAL (SELECT e.transaction_id, e.global_position FROM public.events e
+                      ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1) h ON true`;
+
+export async function feedSnapshotRow(db: SqlQueryable): Promise<FeedSnapshot> {
+  const { rows } = await db.query<{
+    snapshot: string;
+    transaction_id: string | null;
+    global_position: string | null;
+  }>(FEED_SNAPSHOT_SQL);
+  const row = rows[0]!;
+  return {
+    token: row.snapshot,
+    head:
+      row.transaction_id !== null && row.global_position !== null
+        ? { transactionId: row.transaction_id, position: row.global_position }
+        : null,
+  };
+}
+
+const SNAPSHOT_TEXT = /^[0-9]{1,20}:[0-9]{1,20}:([0-9]{1,20}(,[0-9]{1,20})*)?$/;
+
+/** True for what feedSnapshotRow hands out as a token: a pg_snapshot's text. */
+export function isSnapshotToken(token: string): boolean {
+  return SNAPSHOT_TEXT.test(token);
+}
+
+/**
+ * The feed as one snapshot saw it: an event is in it exactly when its writer had committed for
+ * that snapshot (pg_visible_in_snapshot), which is not the live feed's horizon (a transaction
+ * younger than one still in flight may have committed). Events beyond the snapshot's xmax cannot
+ * be in it: that bound lets the range stop there on events_feed_order.
+ */
+const READ_FEED_AS_OF_SQL = `SELECT ${eventColumns('e', { micros: true })}
+  FROM events e
+  WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+    AND e.transaction_id < pg_snapshot_xmax($3::pg_snapshot)
+    AND pg_visible_in_snapshot(e.transaction_id, $3::pg_snapshot)
+  ORDER BY e.transaction_id, e.global_position
+  LIMIT $4`;
+
+export async function readFeedAsOfRows(
+  db: SqlQueryable,
+  snapshot: string,
+  after: FeedCheckpoint,
+  limit: number,
+): Promise<RecordedEvent[]> {
+  const { rows } = await db.queryPrepared<EventRow>(READ_FEED_AS_OF_SQL, [
+    after.transactionId,
+    after.position,
+    snapshot,
+    limit,
+  ]);
+  return rows.map(toRecordedEvent);
+}
+
+/** global_position is unique (the events' primary key). */
+const CHECKPOINT_AT_SQL = `SELECT transaction_id::text AS transaction_id FROM events WHERE global_position = $1::bigint`;
+
+export async function checkpointAtRow(db: SqlQueryable, position: string): Promise<FeedCheckpoint | null> {
+  const { rows } = await db.query<{ transaction_id: string }>(CHECKPOINT_AT_SQL, [position]);
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position } : null;
 }
 
 /** stream_id is COLLATE "C" (migration 0017): its order is the ids' code point order. */
@@ -101,7 +197,7 @@ export async function lastCommittedCheckpoint(db: SqlQueryable): Promise<FeedChe
 }
 
 const CHECKPOINT_SQL = `SELECT last_transaction_id::text AS transaction_id, last_position::text AS position
-  FROM subscription_checkpoints WHERE subscription_id = $1`;
+  FROM public.subscription_checkpoints WHERE subscription_id = $1`;
 
 export async function loadCheckpointRow(db: SqlQueryable, subscriptionId: string): Promise<FeedCheckpoint> {
   const { rows } = await db.query<{ transaction_id: string; position: string }>(CHECKPOINT_SQL, [
@@ -137,7 +233,7 @@ export async function saveCheckpoint(
   checkpoint: FeedCheckpoint,
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO subscription_checkpoints (subscription_id, last_transaction_id, last_position, updated_at)
+    `INSERT INTO public.subscription_checkpoints (subscription_id, last_transaction_id, last_position, updated_at)
      VALUES ($1, $2::xid8, $3::bigint, now())
      ON CONFLICT (subscription_id) DO UPDATE SET last_transaction_id = excluded.last_transaction_id,
        last_position = excluded.last_position, updated_at = excluded.updated_at`,

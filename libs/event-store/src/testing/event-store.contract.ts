@@ -4,8 +4,10 @@ import { DuplicateEventIdError, StreamVersionConflictError } from '../errors';
 import {
   AppendResult,
   EventStore,
+  EVENT_STORE_LIMITS,
   FEED_START,
   FeedCheckpoint,
+  FeedSnapshot,
   NewEvent,
   PendingEvent,
   RecordedEvent,
@@ -473,6 +475,150 @@ export function describeEventStoreContract(
           store.readFeed({ transactionId: '1; DROP TABLE events', position: '0' }, 10),
         ).rejects.toBeInstanceOf(RangeError);
       });
+
+      it('hands out recorded_at with its microseconds, as the database keeps it, in the feed and to subscribers', async () => {
+        const streamId = uniqueId('micros');
+        const start = await feedEnd(store);
+        await store.append([stream(streamId, 'no_stream', 2)]);
+        const [read] = await feedUntil(store, start, (e) => e.streamId === streamId, 2);
+        const { rows } = await db.query<{ at: string }>(
+          `SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+             FROM events WHERE global_position = $1::bigint`,
+          [read!.globalPosition],
+        );
+        expect(read!.recordedAtMicros).toBe(rows[0]!.at);
+        expect(read!.recordedAtMicros).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+        expect(read!.recordedAt.toISOString().slice(0, 23)).toBe(read!.recordedAtMicros!.slice(0, 23));
+
+        const handed: (string | undefined)[] = [];
+        const subscription = store.subscribe({
+          subscriptionId: uniqueId('micros-reader'),
+          pollIntervalMs: 10,
+          handle: async (events) => {
+            for (const e of events) if (e.streamId === streamId) handed.push(e.recordedAtMicros);
+          },
+        });
+        try {
+          await subscription.caughtUp();
+        } finally {
+          await subscription.stop();
+        }
+        expect(handed).toHaveLength(2);
+        expect(handed[0]).toBe(read!.recordedAtMicros);
+        expect(handed[1]).toMatch(/\.\d{6}Z$/);
+      });
+
+      it('finds the feed place of an event by its global position', async () => {
+        const { events } = await store.append([stream(uniqueId('at'), 'no_stream', 2)]);
+        for (const event of events) {
+          expect(await store.checkpointAt(event.globalPosition)).toEqual(event.checkpoint);
+        }
+        const last = BigInt(events[events.length - 1]!.globalPosition);
+        expect(await store.checkpointAt(String(last + 1_000_000n))).toBeNull();
+        for (const malformed of ['0', '-1', '1.5', '01', 'x', '99999999999999999999']) {
+          await expect(store.checkpointAt(malformed)).rejects.toBeInstanceOf(RangeError);
+        }
+      });
+    });
+
+    describe('the feed as of a snapshot', () => {
+      it('reads exactly the events committed for a snapshot, whatever is appended after it', async () => {
+        const prefix = uniqueId('asof');
+        const [a, b] = [`${prefix}-a`, `${prefix}-b`];
+        await store.append([stream(a, 'no_stream', 3)]);
+        const snapshot = await store.feedSnapshot();
+        const pinned = await readWholeFeedAsOf(store, snapshot, FEED_START, 2);
+        expect(snapshot.head).toEqual(pinned[pinned.length - 1]?.checkpoint);
+        expectInFeedOrder(pinned);
+        const mine = pinned.filter((e) => e.streamId.startsWith(prefix));
+        expect(mine.map((e) => [e.streamId, e.streamVersion])).toEqual([
+          [a, 1],
+          [a, 2],
+          [a, 3],
+        ]);
+
+        await store.append([stream(b, 'no_stream', 2)]);
+        await store.append([stream(a, 3, 1)]);
+        expect(await readWholeFeedAsOf(store, snapshot, FEED_START, 1000)).toEqual(pinned);
+        const middle = pinned.indexOf(mine[1]!);
+        expect(await store.readFeed(mine[1]!.checkpoint, 1000, { asOf: snapshot })).toEqual(
+          pinned.slice(middle + 1),
+        );
+        // The same events as the live feed hands out, field for field.
+        const live = await feedUntil(store, FEED_START, (e) => e.streamId.startsWith(prefix), 6);
+        expect(live.slice(0, 3)).toEqual(mine);
+        expect((await store.feedSnapshot()).head).toEqual(live[live.length - 1]!.checkpoint);
+      });
+
+      it("takes a snapshot inside a transaction the caller holds, as that transaction's reads see the feed", async () => {
+        const streamId = uniqueId('asof-within');
+        await store.append([stream(streamId, 'no_stream', 1)]);
+        const subscriptionId = uniqueId('asof-checkpoint');
+        const { snapshot, checkpoint } = await db.transaction(async (tx) => {
+          await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+          const taken = await store.feedSnapshot({ within: tx });
+          if (traits.concurrentTransactions) {
+            // Committed on another connection after the snapshot: not in the transaction's moment.
+            await store.append([stream(streamId, 1, 1)]);
+            expect(await store.feedSnapshot({ within: tx })).toEqual(taken);
+          }
+          return { snapshot: taken, checkpoint: await store.loadCheckpoint(subscriptionId, { within: tx }) };
+        });
+        expect(checkpoint).toEqual(FEED_START);
+        const pinned = (await readWholeFeedAsOf(store, snapshot, FEED_START, 1000)).filter(
+          (e) => e.streamId === streamId,
+        );
+        expect(pinned.map((e) => e.streamVersion)).toEqual([1]);
+      });
+
+      it('refuses a snapshot it did not hand out', async () => {
+        for (const token of ['', 'x', '1:2:3;', '10:5', "1:2:'"]) {
+          const asOf: FeedSnapshot = { token, head: null };
+          await expect(store.readFeed(FEED_START, 10, { asOf })).rejects.toBeInstanceOf(RangeError);
+        }
+      });
+    });
+
+    describe('several streams at once', () => {
+      it('reads ranges of several streams in one call, in the order given, each in version order', async () => {
+        const prefix = uniqueId('ranges');
+        const [a, b, c] = [`${prefix}-a`, `${prefix}-b`, `${prefix}-c`];
+        await store.append([stream(a, 'no_stream', 3), stream(b, 'no_stream', 4), stream(c, 'no_stream', 2)]);
+        const read = await store.readStreams([
+          { streamId: b, fromVersion: 2, toVersion: 3 },
+          { streamId: `${prefix}-missing`, fromVersion: 1, toVersion: 5 },
+          { streamId: a, fromVersion: 1, toVersion: 2 },
+          { streamId: c, fromVersion: 3, toVersion: 9 },
+        ]);
+        const expected = [
+          ...(await store.readStream(b, { fromVersion: 2, toVersion: 3 })).events,
+          ...(await store.readStream(a, { toVersion: 2 })).events,
+        ];
+        expect(read.map((e) => [e.streamId, e.streamVersion])).toEqual([
+          [b, 2],
+          [b, 3],
+          [a, 1],
+          [a, 2],
+        ]);
+        expect(read).toEqual(expected);
+      });
+
+      it('refuses no ranges, too many, a stream given twice and a bad version', async () => {
+        const range = { streamId: 'x', fromVersion: 1, toVersion: 2 };
+        const many = Array.from({ length: EVENT_STORE_LIMITS.maxStreamsPerRead + 1 }, (_, i) => ({
+          ...range,
+          streamId: `x-${i}`,
+        }));
+        for (const ranges of [
+          [],
+          many,
+          [range, range],
+          [{ ...range, fromVersion: -1 }],
+          [{ ...range, toVersion: 1.5 }],
+        ]) {
+          await expect(store.readStreams(ranges)).rejects.toBeInstanceOf(RangeError);
+        }
+      });
     });
 
     describe("reading inside a subscriber's transaction", () => {
@@ -496,6 +642,41 @@ export function describeEventStoreContract(
           await subscription.stop();
         }
         expect(read).toEqual([[1, 2]]);
+      });
+
+      it('reads ranges of streams, a checkpoint and a feed snapshot within that transaction too', async () => {
+        const subscriptionId = uniqueId('reader');
+        const streamId = uniqueId('read-within');
+        await store.append([stream(streamId, 'no_stream', 3)]);
+        const seen: unknown[] = [];
+        // Where the batch before this one ended: the checkpoint this transaction sees.
+        let before = FEED_START;
+        const subscription = store.subscribe({
+          subscriptionId,
+          pollIntervalMs: 10,
+          handle: async (events, tx) => {
+            if (events.some((event) => event.streamId === streamId)) {
+              const ranges = await store.readStreams([{ streamId, fromVersion: 2, toVersion: 3 }], {
+                within: tx,
+              });
+              const checkpoint = await store.loadCheckpoint(subscriptionId, { within: tx });
+              const snapshot = await store.feedSnapshot({ within: tx });
+              seen.push(
+                ranges.map((event) => event.streamVersion),
+                checkpoint,
+                before,
+                snapshot.head !== null,
+              );
+            }
+            before = events[events.length - 1]!.checkpoint;
+          },
+        });
+        try {
+          await subscription.caughtUp();
+        } finally {
+          await subscription.stop();
+        }
+        expect(seen).toEqual([[2, 3], seen[2], seen[2], true]);
       });
     });
 
@@ -821,6 +1002,44 @@ export function describeEventStoreContract(
             BigInt(slowResult.events[0]?.globalPosition ?? 0) < BigInt(fast.events[0]?.globalPosition ?? 0),
           ).toBe(true);
         });
+
+        it('puts in a snapshot an event committed behind a transaction in flight, and never that transaction’s', async () => {
+          const prefix = uniqueId('pinned');
+          let release!: () => void;
+          const gate = new Promise<void>((resolve) => (release = resolve));
+          let inserted!: () => void;
+          const insertedSignal = new Promise<void>((resolve) => (inserted = resolve));
+          const slow = store.append([stream(`${prefix}-slow`, 'no_stream', 1)], {
+            inTransaction: async (tx) => {
+              await tx.query('SELECT 1');
+              inserted();
+              await gate;
+            },
+          });
+          await insertedSignal;
+          let snapshot: FeedSnapshot;
+          let fast: AppendResult;
+          try {
+            fast = await store.append([stream(`${prefix}-fast`, 'no_stream', 1)]);
+            snapshot = await store.feedSnapshot();
+            // The live feed holds the committed event back behind the one in flight; the snapshot has it.
+            expect(
+              (await store.readFeed(FEED_START, 10_000)).filter((e) => e.streamId.startsWith(prefix)),
+            ).toEqual([]);
+            const pinned = await readWholeFeedAsOf(store, snapshot, FEED_START, 1000);
+            expect(pinned.filter((e) => e.streamId.startsWith(prefix)).map((e) => e.eventId)).toEqual([
+              fast.events[0]!.eventId,
+            ]);
+            expect(snapshot.head).toEqual(pinned[pinned.length - 1]!.checkpoint);
+          } finally {
+            release();
+          }
+          await slow;
+          const after = await readWholeFeedAsOf(store, snapshot, FEED_START, 1000);
+          expect(after.filter((e) => e.streamId.startsWith(prefix)).map((e) => e.eventId)).toEqual([
+            fast.events[0]!.eventId,
+          ]);
+        });
       }
     });
   });
@@ -891,6 +1110,40 @@ async function readWholeFeed(
     if (!last) return events;
     events.push(...page);
     checkpoint = last.checkpoint;
+  }
+}
+
+async function readWholeFeedAsOf(
+  store: EventStore,
+  asOf: FeedSnapshot,
+  after: FeedCheckpoint,
+  pageSize: number,
+): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for (let checkpoint = after; ;) {
+    const page = await store.readFeed(checkpoint, pageSize, { asOf });
+    const last = page[page.length - 1];
+    if (!last) return events;
+    events.push(...page);
+    checkpoint = last.checkpoint;
+  }
+}
+
+/**
+ * The feed after `after` once it holds `count` events that match: it hands an event out only when
+ * no older transaction is in flight anywhere on the server, which another test's may be.
+ */
+async function feedUntil(
+  store: EventStore,
+  after: FeedCheckpoint,
+  matches: (event: RecordedEvent) => boolean,
+  count: number,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = (await readWholeFeed(store, after, 1000)).filter(matches);
+    if (found.length >= count || Date.now() > deadline) return found;
+    await sleep(25);
   }
 }
 
