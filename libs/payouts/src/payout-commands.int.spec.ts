@@ -16,6 +16,8 @@ import {
   TestInfrastructureModule,
   testBackends,
 } from '@payouts/testing';
+import { countEvents } from '../../event-store/src/testing/stored-events';
+import { deleteCheckpoint } from '../../event-store/src/testing/subscription-checkpoints';
 import { CancelPayoutCommand } from './cancel-payout/cancel-payout.command';
 import { ReserveFloatCommand, TopUpFloatCommand } from './float/float.commands';
 import {
@@ -81,8 +83,7 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
   });
 
   async function eventCount(): Promise<number> {
-    const { rows } = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
-    return rows[0]!.n;
+    return countEvents(store);
   }
 
   it('shows a created payout in the list and the balance as soon as the command returns', async () => {
@@ -410,9 +411,7 @@ describe.each(testBackends())('payout commands on $name', (backend) => {
     expect(before[0]!.length).toBeGreaterThan(0);
 
     for (const table of READ_MODEL_TABLES) await database.db.query(`DELETE FROM ${table}`);
-    await database.db.query('DELETE FROM subscription_checkpoints WHERE subscription_id = $1', [
-      READ_MODEL_SUBSCRIPTION_ID,
-    ]);
+    await deleteCheckpoint(database.db, READ_MODEL_SUBSCRIPTION_ID);
     const subscription = store.subscribe({
       subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
       handle: (events, tx) => projectReadModels(tx, store, events),

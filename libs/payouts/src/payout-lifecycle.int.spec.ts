@@ -3,12 +3,14 @@ import { Test } from '@nestjs/testing';
 import { CommandBus, CqrsModule, QueryBus } from '@nestjs/cqrs';
 import { DomainError, DomainErrorCode, floatStreamId, LedgerLimits, PayoutState } from '@payouts/domain';
 import type { Clock } from '@payouts/clock';
+import { PostgresEventStore, RecordedEvent } from '@payouts/event-store';
 import {
   assertMoneyInvariants,
   TestDatabase,
   TestInfrastructureModule,
   testBackends,
 } from '@payouts/testing';
+import { countEvents, writtenWith } from '../../event-store/src/testing/stored-events';
 import { CancelPayoutCommand } from './cancel-payout/cancel-payout.command';
 import { CreatePayoutCommand } from './create-payout/create-payout.command';
 import { GetFloatQuery, ReserveFloatCommand, TopUpFloatCommand } from './float/float.commands';
@@ -51,11 +53,13 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
   let commands: CommandBus;
   let queries: QueryBus;
   let clock: SteppingClock;
+  let store: PostgresEventStore;
   let close: () => Promise<void>;
   let counter = 0;
 
   beforeAll(async () => {
     database = await backend.open();
+    store = new PostgresEventStore(database.db);
     clock = new SteppingClock();
     const moduleRef = await Test.createTestingModule({
       imports: [CqrsModule.forRoot(), TestInfrastructureModule.over(database.db, clock), PayoutsModule],
@@ -110,8 +114,13 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
   }
 
   async function eventCount(): Promise<number> {
-    const { rows } = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
-    return rows[0]!.n;
+    return countEvents(store);
+  }
+
+  /** The stream's last event. */
+  async function lastEventOf(streamId: string): Promise<RecordedEvent> {
+    const { events } = await store.readStream(streamId);
+    return events[events.length - 1]!;
   }
 
   async function refusal(run: Promise<unknown>): Promise<{ code: DomainErrorCode; param?: string }> {
@@ -317,13 +326,8 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
   describe('leaving the float queue', () => {
     /** The events one append wrote with this payout's last event, as `type@stream`. */
     async function lastAppendOf(payoutId: string): Promise<string[]> {
-      const { rows } = await database.db.query<{ stream_id: string; event_type: string }>(
-        `SELECT stream_id, event_type FROM events WHERE transaction_id =
-           (SELECT transaction_id FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1)
-         ORDER BY global_position`,
-        [`payout-${payoutId}`],
-      );
-      return rows.map((r) => `${r.event_type}@${r.stream_id.split('-')[0]}`);
+      const appended = await writtenWith(store, await lastEventOf(`payout-${payoutId}`));
+      return appended.map((e) => `${e.type}@${e.streamId.split('-')[0]}`);
     }
 
     async function listed(payoutId: string) {
@@ -356,11 +360,10 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
       await commands.execute(new ConfirmPayoutCommand(payoutId, 'wallet'));
       await commands.execute(new ReserveFloatCommand(payoutId));
       expect(await lastAppendOf(payoutId)).toEqual(['PayoutConfirmed@payout']);
-      const { rows } = await database.db.query<{ event_type: string; data: { payoutId: string } }>(
-        'SELECT event_type, data FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1',
-        [floatStreamId('sandbox')],
-      );
-      expect(rows[0]).toMatchObject({ event_type: 'FloatReserved', data: { payoutId } });
+      expect(await lastEventOf(floatStreamId('sandbox'))).toMatchObject({
+        type: 'FloatReserved',
+        data: { payoutId },
+      });
       expect(await listed(payoutId)).toEqual({ safe_reason: null, status_version: 2 });
     });
   });
@@ -381,18 +384,16 @@ describe.each(testBackends())('payout lifecycle commands on $name', (backend) =>
       expect(floatAfter.floatVersion).toBe(floatBefore.floatVersion + 1);
       expect(floatAfter.paidOut).toBe(new Big(floatBefore.paidOut).plus('20.00').toFixed(2));
       expect(floatAfter.available).toBe(floatBefore.available);
-      const { rows } = await database.db.query<{ stream_id: string; event_type: string }>(
-        `SELECT stream_id, event_type FROM events WHERE transaction_id =
-           (SELECT transaction_id FROM events WHERE event_type = 'PayoutPaid' AND stream_id = $1)
-         ORDER BY global_position`,
-        [`payout-${payoutId}`],
+      const payoutPaid = (await store.readStream(`payout-${payoutId}`)).events.find(
+        (e) => e.type === 'PayoutPaid',
       );
-      expect(rows.map((r) => r.event_type).sort()).toEqual([
+      const appended = await writtenWith(store, payoutPaid!);
+      expect(appended.map((e) => e.type).sort()).toEqual([
         'FloatPaidOut',
         'PayoutFundsSettled',
         'PayoutPaid',
       ]);
-      expect(rows.find((r) => r.event_type === 'FloatPaidOut')?.stream_id).toBe(floatStreamId('sandbox'));
+      expect(appended.find((e) => e.type === 'FloatPaidOut')?.streamId).toBe(floatStreamId('sandbox'));
     });
 
     it('changes nothing when the same receipt is recorded again, and refuses another receipt', async () => {

@@ -1,6 +1,7 @@
 import { loadMigrations, migrate } from '@payouts/database';
 import { PostgresEventStore } from '@payouts/event-store';
 import { appendLedger, fundsFlowEvents, testBackends } from '@payouts/testing';
+import { setCheckpoint } from '../../event-store/src/testing/subscription-checkpoints';
 import { projectReadModels, READ_MODEL_SUBSCRIPTION_ID } from './read-model.projection';
 
 /**
@@ -29,11 +30,8 @@ describe.each(testBackends())('migration 0021 over existing ledgers on $name', (
          VALUES ($1, 'sandbox', 2, 'USD', 100, 100, 0, 0, 0, 0, now())`,
         [account],
       );
-      await db.query(
-        `INSERT INTO subscription_checkpoints (subscription_id, last_transaction_id, last_position)
-         VALUES ($1, pg_current_xact_id(), 1000000)`,
-        [READ_MODEL_SUBSCRIPTION_ID],
-      );
+      const { head } = await store.feedSnapshot();
+      await setCheckpoint(db, READ_MODEL_SUBSCRIPTION_ID, head!);
 
       expect((await migrate(db, all)).applied).toEqual(
         all.filter((m) => m.name >= '0021').map((m) => m.name),

@@ -3,6 +3,7 @@ import { DomainError } from '@payouts/domain';
 import { PostgresEventStore, StreamAppend, StreamVersionConflictError } from '@payouts/event-store';
 import { IdempotencyKeyTakenError } from '@payouts/idempotency';
 import { TestDatabase, testBackends } from '@payouts/testing';
+import { STREAM_HOLDS_EVENTS_SQL } from '../../event-store/src/testing/stored-events';
 import { Committer } from './committer';
 import type { GroupingLimits } from './grouping-queue';
 import type { PlannedRow } from './planned-row';
@@ -50,12 +51,9 @@ describe.each(testBackends())('the committer, grouping plans, on $name', (backen
     };
   };
 
+  /** The stream's events as stored: as many as its version, none when nothing was written. */
   async function versionOf(streamId: string): Promise<number> {
-    const { rows } = await database.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM events WHERE stream_id = $1',
-      [streamId],
-    );
-    return rows[0]!.n;
+    return (await store.readStream(streamId)).events.length;
   }
 
   it('commits the appends of concurrent commands in one transaction, each with its own result', async () => {
@@ -121,8 +119,8 @@ describe.each(testBackends())('the committer, grouping plans, on $name', (backen
           [
             {
               // The plan's own events are visible inside the group's transaction.
-              statement: 'SELECT 1 AS seen FROM events WHERE stream_id = $1 HAVING count(*) = 1',
-              params: [id],
+              statement: STREAM_HOLDS_EVENTS_SQL,
+              params: [id, 1],
               whenNoRow: () => new Error(`${id} not visible to its own row`),
             },
           ],

@@ -114,12 +114,8 @@ describe.each(testBackends())('ledger batches on $name', (backend) => {
   }
 
   async function ledgerRows(ledgerId: string) {
-    const { rows } = await database.db.query<{ version: number; transaction: string }>(
-      `SELECT stream_version AS version, transaction_id::text AS transaction
-       FROM events WHERE stream_id = $1 ORDER BY stream_version`,
-      [ledgerId],
-    );
-    return rows;
+    const { events } = await store.readStream(ledgerId);
+    return events.map((event) => ({ version: event.streamVersion, transaction: event.transactionId }));
   }
 
   it('decides concurrent commands on one ledger together and commits them in one append, refusing exactly those the state cannot cover', async () => {

@@ -1,5 +1,7 @@
 import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
 import { SQL_CLIENT } from '@payouts/platform';
+import { countEvents } from '../../../libs/event-store/src/testing/stored-events';
 import { client, Gateway, merchant, Merchant, newKey, startGateway } from './gateway-harness';
 import { httpRequest, RawAnswer, rawRequest } from './raw-http';
 
@@ -43,7 +45,7 @@ describe('framework-level refusals over raw HTTP', () => {
       (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
     const listed = await client(gateway.url)('GET', '/sandbox/api/payout/list', { token: shop.token });
     return {
-      events: await count('events'),
+      events: await countEvents(new PostgresEventStore(sql)),
       keys: await count('idempotency_keys'),
       payouts: listed.body.total,
     };

@@ -1,6 +1,8 @@
 import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
 import { SQL_CLIENT } from '@payouts/platform';
 import { testBackends } from '@payouts/testing';
+import { countEvents } from '../../../libs/event-store/src/testing/stored-events';
 import {
   Call,
   client,
@@ -258,13 +260,16 @@ describe.each(testBackends().map((b) => b.name))('who may call the payout endpoi
 
   /** What an admin refusal must leave as it was: accounts, credentials, settings and the event log. */
   const adminState = async (): Promise<string> => {
-    const { rows } = await gateway.app.get<SqlClient>(SQL_CLIENT).query<{ state: string }>(
+    const db = gateway.app.get<SqlClient>(SQL_CLIENT);
+    const events = await countEvents(new PostgresEventStore(db));
+    const { rows } = await db.query<{ state: string }>(
       `SELECT json_build_object(
          'accounts', (SELECT count(*) FROM accounts),
          'credentials', (SELECT count(*) FROM credentials),
-         'events', (SELECT count(*) FROM events),
+         'events', $1::bigint,
          'environments', (SELECT json_agg(e ORDER BY e.account_id, e.environment) FROM account_environments e)
        )::text AS state`,
+      [events],
     );
     return rows[0]!.state;
   };

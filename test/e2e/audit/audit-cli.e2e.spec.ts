@@ -5,6 +5,7 @@ import { migrate } from '@payouts/database';
 import { PostgresEventStore, FEED_START } from '@payouts/event-store';
 import { cliDatabase, CliDatabase, testBackends, usingCliDatabase as using } from '@payouts/testing';
 import { appendHistory, AT, chainEverything, LEDGER } from '../../../libs/audit/src/testing/audit-history';
+import { StoredEventTampering } from '../../../libs/event-store/src/testing/stored-event-tampering';
 import { DIST } from '../spawn-app';
 
 const MAIN = join(DIST, 'tools', 'audit', 'main.js');
@@ -166,17 +167,13 @@ describe.each(testBackends().map((b) => b.name))('npm run audit on %s', (backend
 
   it('verify exits 1 and names the position and stream of an event edited in SQL', async () => {
     const edited = await using(database, async (db) => {
-      const { rows } = await db.query<{ p: string }>(
-        `SELECT global_position::text AS p FROM events WHERE stream_id = $1 AND stream_version = 2`,
-        [LEDGER],
-      );
-      await db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-      await db.query(
-        `UPDATE events SET data = jsonb_set(data, '{amount}', '"1000000.00"') WHERE global_position = $1`,
-        [rows[0]!.p],
-      );
-      await db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
-      return rows[0]!.p;
+      const { events } = await new PostgresEventStore(db).readStream(LEDGER, {
+        fromVersion: 2,
+        toVersion: 2,
+      });
+      const position = events[0]!.globalPosition;
+      await new StoredEventTampering(db).editData(position, 'amount', '1000000.00');
+      return position;
     });
     const run = await audit(['verify'], database.env);
     expect(run.code).toBe(1);
@@ -188,15 +185,13 @@ describe.each(testBackends().map((b) => b.name))('npm run audit on %s', (backend
 
   it('verify prints an event deleted in SQL once, with what it left unchecked in its stream indented under it', async () => {
     const [deleted, next] = await using(database, async (db) => {
-      const { rows } = await db.query<{ p: string }>(
-        `SELECT global_position::text AS p FROM events WHERE stream_id = $1 AND stream_version IN (5, 6)
-          ORDER BY stream_version`,
-        [LEDGER],
-      );
-      await db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-      await db.query('DELETE FROM events WHERE global_position = $1', [rows[0]!.p]);
-      await db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
-      return rows.map((row) => row.p);
+      const { events } = await new PostgresEventStore(db).readStream(LEDGER, {
+        fromVersion: 5,
+        toVersion: 6,
+      });
+      const positions = events.map((event) => event.globalPosition);
+      await new StoredEventTampering(db).delete([positions[0]!]);
+      return positions;
     });
     const run = await audit(['verify'], database.env);
     expect(run.code).toBe(1);

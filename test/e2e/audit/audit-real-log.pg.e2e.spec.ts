@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import { PostgresSqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
 import { createServerDatabase } from '@payouts/testing';
+import { countEvents } from '../../../libs/event-store/src/testing/stored-events';
 import { DIST, startApp, stop, TEST_ENCRYPTION_KEY, waitFor200 } from '../spawn-app';
 
 const run = promisify(execFile);
@@ -41,19 +43,19 @@ describe('npm run audit on a log written by the apps', () => {
     );
 
     const projector = await startApp('projector', { DATABASE_URL: database.url });
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
+    const db = new PostgresSqlClient({ connectionString: database.url, maxConnections: 1 });
+    const store = new PostgresEventStore(db);
     try {
       await waitFor200(projector, '/health/ready');
       for (let behind = true; behind;) {
-        const { rows } = await client.query<{ behind: boolean }>(
-          'SELECT (SELECT count(*) FROM events) > (SELECT count(*) FROM event_chain) AS behind',
-        );
-        behind = rows[0]!.behind;
+        // The loads have ended, so the log no longer grows: its count, then the chain's.
+        const events = await countEvents(store);
+        const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM event_chain');
+        behind = events > rows[0]!.n;
         if (behind) await new Promise((resolve) => setTimeout(resolve, 100));
       }
     } finally {
-      await client.end();
+      await db.close();
       expect(await stop(projector)).toBe(0);
     }
 

@@ -1,6 +1,8 @@
 import type { SqlClient } from '@payouts/database';
+import { PostgresEventStore } from '@payouts/event-store';
 import { SQL_CLIENT } from '@payouts/platform';
 import { testBackends } from '@payouts/testing';
+import { countEvents } from '../../../libs/event-store/src/testing/stored-events';
 import { client, Gateway, merchant, newKey, startGateway } from '../api/gateway-harness';
 import type { Call } from '../api/gateway-harness';
 import { CHECKOUT_PATHS, checkoutShop, orderBody, Shop } from './checkout-harness';
@@ -23,10 +25,8 @@ describe.each(testBackends().map((b) => b.name))('checkout orders over HTTP on %
   const countOrders = async () => {
     const db = gateway.app.get<SqlClient>(SQL_CLIENT);
     const orders = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM checkout_orders');
-    const events = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM events WHERE stream_type = 'order'`,
-    );
-    return orders.rows[0]!.n + events.rows[0]!.n;
+    const events = await countEvents(new PostgresEventStore(db), (e) => e.streamType === 'order');
+    return orders.rows[0]!.n + events;
   };
 
   it.each(

@@ -3,7 +3,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { PostgresSqlClient } from '@payouts/database';
 import { evolveLedger, initialLedgerState, ledgerBalanceView, upcastLedgerEvent } from '@payouts/domain';
+import { EVENT_STORE_LIMITS, PostgresEventStore } from '@payouts/event-store';
 import { createServerDatabase } from '@payouts/testing';
 import { client, OPERATOR_TOKEN } from '../api/gateway-harness';
 import { DIST, RunningApp, startApp, stop, TEST_ENCRYPTION_KEY, waitFor200 } from '../spawn-app';
@@ -26,14 +28,20 @@ describe('the funds flow when several processes move one account’s money at on
   let database: { url: string; drop: () => Promise<void> };
   const apps: RunningApp[] = [];
   let db: Client;
+  /** The event store's side of the database, for its events. */
+  let eventsDb: PostgresSqlClient;
+  let store: PostgresEventStore;
 
   beforeAll(async () => {
     database = await createServerDatabase();
     db = new Client({ connectionString: database.url });
+    eventsDb = new PostgresSqlClient({ connectionString: database.url, maxConnections: 2 });
+    store = new PostgresEventStore(eventsDb);
   });
   afterAll(async () => {
     await Promise.all(apps.map(stop));
     await db.end().catch(() => undefined);
+    await eventsDb.close().catch(() => undefined);
     await database.drop();
   });
 
@@ -136,30 +144,23 @@ describe('the funds flow when several processes move one account’s money at on
     await stop(worker);
 
     await db.connect();
-    const ledgers = await db.query<{ stream_id: string }>(
-      "SELECT stream_id FROM event_streams WHERE stream_type = 'ledger' AND stream_id LIKE $1 ORDER BY stream_id",
-      [`ledger-${accountId}-sandbox%`],
+    const ledgers = (await store.streamIds('ledger', { limit: EVENT_STORE_LIMITS.maxStreamIdsPage })).filter(
+      (streamId) => streamId.startsWith(`ledger-${accountId}-sandbox`),
     );
-    expect(ledgers.rows.map((r) => r.stream_id)).toEqual([
-      `ledger-${accountId}-sandbox`,
-      `ledger-${accountId}-sandbox-EUR`,
-    ]);
-    for (const { stream_id: streamId } of ledgers.rows) {
+    expect(ledgers).toEqual([`ledger-${accountId}-sandbox`, `ledger-${accountId}-sandbox-EUR`]);
+    for (const streamId of ledgers) {
       const currency = streamId.endsWith('-EUR') ? 'EUR' : 'USD';
       // The ledger from its events alone: evolveLedger refuses any event that breaks conservation.
-      const events = await db.query<{ event_type: string; schema_version: number; data: unknown }>(
-        'SELECT event_type, schema_version, data FROM events WHERE stream_id = $1 ORDER BY stream_version',
-        [streamId],
-      );
-      const folded = events.rows.reduce(
-        (state, row) =>
+      const { events } = await store.readStream(streamId);
+      const folded = events.reduce(
+        (state, event) =>
           evolveLedger(
             state,
-            upcastLedgerEvent({ type: row.event_type, schemaVersion: row.schema_version, data: row.data }),
+            upcastLedgerEvent({ type: event.type, schemaVersion: event.schemaVersion, data: event.data }),
           ),
         initialLedgerState(),
       );
-      const types = new Set(events.rows.map((row) => row.event_type));
+      const types = new Set(events.map((event) => event.type));
       expect(
         [...types]
           .filter((t) =>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { verifyPayoutWebhook } from '@payouts/webhooks';
+import { checkpointedSubscriptions } from '../../../libs/event-store/src/testing/subscription-checkpoints';
 import { payExistingPayout } from '../../../libs/webhooks/src/testing/paid-payouts';
 import { eventually, TestReceiver } from '../../../libs/webhooks/src/testing/receiver';
 import { merchantWithPayout, startWebhookGateway, WebhookGateway } from './webhook-harness';
@@ -38,11 +39,9 @@ describe('the embedded start with KAFKA_BROKERS', () => {
     verifyPayoutWebhook(receiver.received[0]!.rawBody, receiver.received[0]!.signature, saved.body.secret);
     expect(JSON.parse(receiver.received[0]!.rawBody).data.payout_id).toBe(shop.payoutId);
     const checkpoints = await eventually(async () => {
-      const { rows } = await gateway.db.query<{ subscription_id: string }>(
-        'SELECT subscription_id FROM subscription_checkpoints ORDER BY subscription_id',
-      );
-      return rows.some((row) => row.subscription_id === 'kafka-relay') ? rows : undefined;
+      const subscriptions = await checkpointedSubscriptions(gateway.db);
+      return subscriptions.includes('kafka-relay') ? subscriptions : undefined;
     });
-    expect(checkpoints.map((row) => row.subscription_id)).not.toContain('in-process-relay');
+    expect(checkpoints).not.toContain('in-process-relay');
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { floatStreamId, payoutStreamId } from '@payouts/domain';
 import { assertMoneyInvariants, createServerDatabase, testBackends } from '@payouts/testing';
+import { writtenWith } from '../../../libs/event-store/src/testing/stored-events';
 import { linkBody, merchant, Merchant, newKey, OPERATOR_TOKEN } from '../api/gateway-harness';
 import { DETAILS, startWorkerGateway, Storage, waitForPayout, WorkerGateway } from './worker-harness';
 
@@ -391,13 +392,11 @@ describe.each(testBackends().map((b) => b.name))('a queued payout being sent on 
     ).toMatchObject({ status: 'processing', safe_reason: null });
 
     // The reservation and the payout's event are one append.
-    const { rows } = await gateway.db.query<{ event_type: string }>(
-      `SELECT event_type FROM events WHERE transaction_id =
-         (SELECT transaction_id FROM events WHERE stream_id = $1 AND event_type = 'PayoutLeftFloatQueue')
-       ORDER BY global_position`,
-      [payoutStreamId(payoutId)],
+    const leftQueue = (await gateway.store.readStream(payoutStreamId(payoutId))).events.find(
+      (e) => e.type === 'PayoutLeftFloatQueue',
     );
-    expect(rows.map((r) => r.event_type)).toEqual(['FloatReserved', 'PayoutLeftFloatQueue']);
+    const appended = await writtenWith(gateway.store, leftQueue!);
+    expect(appended.map((e) => e.type)).toEqual(['FloatReserved', 'PayoutLeftFloatQueue']);
 
     const clock = await gateway.call('POST', '/operator/sandbox/clock', {
       ...operator,

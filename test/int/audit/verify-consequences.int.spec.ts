@@ -1,6 +1,8 @@
 import { Finding, verifyLog } from '@payouts/audit';
 import { migrate, SqlClient } from '@payouts/database';
+import { EVENT_STORE_LIMITS, PostgresEventStore, RecordedEvent } from '@payouts/event-store';
 import { cliDatabase, CliDatabase, testBackends, usingCliDatabase } from '@payouts/testing';
+import { StoredEventTampering } from '../../../libs/event-store/src/testing/stored-event-tampering';
 import { buildAuditLog } from '../../../bench/support/audit-log/build-audit-log';
 import { chainWholeLog } from '../../../bench/support/audit-log/live-state';
 import { runAudit } from '../../../tools/audit/main';
@@ -88,28 +90,27 @@ describe.each(testBackends().map((backend) => backend.name))(
 
 /** What an attacker with the database's superuser would do, to the busiest ledger's middle event. */
 async function deleteInTheMiddleOfTheBusiestLedger(db: SqlClient): Promise<Deleted> {
-  const busiest = await db.query<{ stream_id: string; events: number }>(
-    `SELECT stream_id, count(*)::int AS events FROM events WHERE stream_type = 'ledger'
-      GROUP BY stream_id ORDER BY count(*) DESC, stream_id LIMIT 1`,
-  );
-  const { stream_id: streamId, events } = busiest.rows[0]!;
-  const version = Math.floor(events / 2);
-  const { rows } = await db.query<{ position: string; next: string; proceeds: number }>(
-    `SELECT (SELECT global_position::text FROM events WHERE stream_id = $1 AND stream_version = $2) AS position,
-            (SELECT global_position::text FROM events WHERE stream_id = $1 AND stream_version = $2 + 1) AS next,
-            (SELECT count(*)::int FROM events WHERE stream_id = $1 AND stream_version >= $2
-                AND event_type = 'PaymentProceedsRecorded') AS proceeds`,
-    [streamId, version],
-  );
-  await db.exec('ALTER TABLE events DISABLE TRIGGER events_no_update');
-  await db.query('DELETE FROM events WHERE global_position = $1', [rows[0]!.position]);
-  await db.exec('ALTER TABLE events ENABLE TRIGGER events_no_update');
+  const store = new PostgresEventStore(db);
+  // The ledger with the most events, the first by id of those with as many.
+  let busiest: { streamId: string; events: RecordedEvent[] } | undefined;
+  for (const streamId of await store.streamIds('ledger', { limit: EVENT_STORE_LIMITS.maxStreamIdsPage })) {
+    const { events } = await store.readStream(streamId);
+    if (!busiest || events.length > busiest.events.length) busiest = { streamId, events };
+  }
+  const { streamId, events } = busiest!;
+  const version = Math.floor(events.length / 2);
+  const at = (v: number) => events.find((event) => event.streamVersion === v)!;
+  const position = at(version).globalPosition;
+  const proceeds = events.filter(
+    (event) => event.streamVersion >= version && event.type === 'PaymentProceedsRecorded',
+  ).length;
+  await new StoredEventTampering(db).delete([position]);
   return {
     streamId,
     version,
-    position: rows[0]!.position,
-    nextPosition: rows[0]!.next,
-    later: events - version,
-    proceeds: rows[0]!.proceeds,
+    position,
+    nextPosition: at(version + 1).globalPosition,
+    later: events.length - version,
+    proceeds,
   };
 }

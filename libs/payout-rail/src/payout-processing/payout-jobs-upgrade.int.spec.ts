@@ -9,6 +9,10 @@ import {
 import { PostgresEventStore } from '@payouts/event-store';
 import { testBackends } from '@payouts/testing';
 import { appendTo } from '@payouts/write-side';
+import {
+  checkpointedSubscriptions,
+  setCheckpoint,
+} from '../../../event-store/src/testing/subscription-checkpoints';
 
 /** The subscription that filled payout_jobs from the feed before migration 0025. */
 const OLD_SUBSCRIPTION_ID = 'worker-payout-jobs';
@@ -136,10 +140,7 @@ describe.each(testBackends())('migration 0025 over payout jobs kept from the fee
   async function upgrade(db: SqlClient): Promise<void> {
     const all = loadMigrations();
     expect((await migrate(db, all)).applied).toEqual(all.filter((m) => m.name >= UPGRADE).map((m) => m.name));
-    const checkpoint = await db.query('SELECT 1 FROM subscription_checkpoints WHERE subscription_id = $1', [
-      OLD_SUBSCRIPTION_ID,
-    ]);
-    expect(checkpoint.rows).toEqual([]);
+    expect(await checkpointedSubscriptions(db)).not.toContain(OLD_SUBSCRIPTION_ID);
   }
 
   it('applies the events past the subscription’s checkpoint, and only those', async () => {
@@ -170,12 +171,9 @@ describe.each(testBackends())('migration 0025 over payout jobs kept from the fee
                 ('po_g', 'acct_upgrade', 'sandbox', NULL, $1, nextval('payout_jobs_confirmed_seq'), true, 0, NULL, 1, $4)`,
         [t(2), t(8), t(9), t(3)],
       );
-      await db.query(
-        `INSERT INTO subscription_checkpoints (subscription_id, last_transaction_id, last_position)
-         SELECT $1, transaction_id, global_position FROM events
-          ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-        [OLD_SUBSCRIPTION_ID],
-      );
+      // The subscription's checkpoint at the last event of the feed.
+      const { head } = await new PostgresEventStore(db).feedSnapshot();
+      await setCheckpoint(db, OLD_SUBSCRIPTION_ID, head!);
       const before = await jobs(db);
 
       // Appended after the subscription's last batch, before the new build started.
