@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { testBackends } from '@payouts/testing';
 import { loadMigrations, migrate, splitStatements } from './migrations';
 import { PostgresSqlClient } from './postgres-sql-client';
@@ -50,6 +54,52 @@ describe.each(testBackends())('migrations on $name', (backend) => {
       await migrate(db, migrations);
       const edited = migrations.map((m, i) => (i === 0 ? { ...m, checksum: 'edited' } : m));
       await expect(migrate(db, edited)).rejects.toThrow(/was edited after it was applied/);
+    } finally {
+      await drop();
+    }
+  });
+
+  it("take a reworded comment, refuse a changed statement, and take a database's earlier whole-text checksum", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const write = (sql: string) => {
+      mkdirSync(join(dir, '0001_notes'), { recursive: true });
+      writeFileSync(join(dir, '0001_notes', 'migration.sql'), sql);
+      return loadMigrations(dir);
+    };
+    const { db, drop } = await backend.open({ migrated: false });
+    try {
+      const first = '-- Notes (see elsewhere).\nCREATE TABLE notes (id integer);\n';
+      await migrate(db, write(first));
+      // As every database migrated before checksums left comments out recorded it: the whole text.
+      await db.query('UPDATE schema_migrations SET checksum = $1', [
+        createHash('sha256').update(first).digest('hex'),
+      ]);
+      const same = write(first);
+      expect(await migrate(db, same)).toEqual({ applied: [], alreadyApplied: ['0001_notes'] });
+      const recorded = await db.query<{ checksum: string }>('SELECT checksum FROM schema_migrations');
+      expect(recorded.rows[0]!.checksum).toBe(same[0]!.checksum);
+      const reworded = write('-- Notes (docs/design.md).\n\nCREATE TABLE notes (id integer);\n');
+      expect(await migrate(db, reworded)).toEqual({ applied: [], alreadyApplied: ['0001_notes'] });
+      await expect(migrate(db, write('-- Notes.\nCREATE TABLE notes (id bigint);\n'))).rejects.toThrow(
+        /was edited after it was applied/,
+      );
+    } finally {
+      await drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('take a shipped migration applied before its comments were reworded, under its checksum of then', async () => {
+    const { db, drop } = await backend.open({ migrated: false });
+    try {
+      await migrate(db);
+      // 0021's whole text as it was applied before its comments cited docs/design.md.
+      await db.query('UPDATE schema_migrations SET checksum = $1 WHERE name = $2', [
+        '5a2c90bf02d8245abcb94ddf36775867d461a737328ebc5070c2b3444c656969',
+        '0021_funds_flow',
+      ]);
+      const again = await migrate(db);
+      expect(again.applied).toEqual([]);
     } finally {
       await drop();
     }

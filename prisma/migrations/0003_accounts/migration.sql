@@ -1,4 +1,4 @@
--- Accounts, their per-environment settings and their credentials (ARCHITECTURE 3 and 4).
+-- Accounts, their per-environment settings and their credentials (docs/design.md#credentials-and-scopes).
 -- Nothing secret is stored in clear (invariant 6): admin tokens and credential tokens only as
 -- SHA-256 verifiers (64 lowercase hex characters, enforced below), the checkout API secret only
 -- as AES-256-GCM ciphertext.

@@ -1,4 +1,4 @@
--- Idempotency keys (ARCHITECTURE 3): one row per key, scoped to account + environment + method +
+-- Idempotency keys (docs/design.md#idempotency): one row per key, scoped to account + environment + method +
 -- path, kept 30 days. The row is claimed in_flight before the command runs, with the resource id
 -- chosen for the key (a retry after an unknown outcome reuses it) and a lease; it is completed
 -- with the answer, success or rejection, which is replayed for the key from then on.

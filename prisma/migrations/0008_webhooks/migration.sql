@@ -1,4 +1,4 @@
--- Payout webhooks (spec 6.2, ARCHITECTURE 4, issue 5): the merchant's endpoint per account and
+-- Payout webhooks (docs/design.md#payout-webhooks): the merchant's endpoint per account and
 -- environment, the events sent to it, and every delivery and attempt (the delivery log). None of
 -- this is history of money: the event store holds that. Times marked "environment clock" come from
 -- the caller's clock for the row's environment (the sandbox clock may run ahead of real time), so
@@ -91,7 +91,7 @@ CREATE TABLE webhook_attempts (
   error                text CHECK (char_length(error) <= 500),
   response_body        text CHECK (char_length(response_body) <= 1024),
   PRIMARY KEY (delivery_id, attempt_number),
-  -- Only a 2xx answer counts as delivered (spec 6.2 delivery rule 3).
+  -- Only a 2xx answer counts as delivered (docs/design.md#schedule).
   CONSTRAINT webhook_attempts_delivered_is_2xx CHECK (NOT delivered OR status_code BETWEEN 200 AND 299)
 );
 

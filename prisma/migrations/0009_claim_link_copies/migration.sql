@@ -1,5 +1,5 @@
 -- A copy of each link payout's current claim link, so Get or Rotate Claim Link can show the link
--- again (spec 4.2, Create Payout rule 1) instead of making the merchant rotate a working link.
+-- again (docs/design.md#delivery-links-and-expiry) instead of making the merchant rotate a working link.
 -- Events, read models, logs and stored idempotent answers keep only the link's hash; this is the
 -- one place the link itself is kept, as SecretBox's AES-256-GCM `v1.<iv>.<tag>.<ciphertext>` with
 -- the payout id in the associated data (copied onto another payout's row, it no longer decrypts).

@@ -4,5 +4,5 @@
 -- is no longer written or read. A link issued before this migration had a random token that only
 -- its copy held: it still works for the recipient (its hash is in the payout's stream), but it
 -- cannot be shown again; Get or Rotate Claim Link answers 409 link_unavailable for it until the
--- merchant rotates it (spec 4.2), as it always did for a link whose copy was missing.
+-- merchant rotates it (docs/design.md#delivery-links-and-expiry), as it always did for a link whose copy was missing.
 DROP TABLE claim_link_copies;

@@ -1,4 +1,4 @@
--- Checkout orders (ARCHITECTURE 6). Order ids are integers unique across the service (spec 2.1),
+-- Checkout orders (docs/design.md#checkout). Order ids are integers unique across the service (docs/design.md#orders-and-their-states),
 -- taken from one sequence before the order's stream is written; a gap (an id taken by a create
 -- that was then refused) is harmless.
 CREATE SEQUENCE checkout_order_ids AS bigint START 1000001;

@@ -1,4 +1,4 @@
--- Checkout webhooks (spec 6.1, ARCHITECTURE 6) on the payout webhooks' tables: one `order.paid`
+-- Checkout webhooks (docs/design.md#checkout-webhook) on the payout webhooks' tables: one `order.paid`
 -- event per paid order that has a hook_url, delivered and retried on the same durable schedule
 -- rows (webhook_deliveries) and attempt log (webhook_attempts). Unlike a payout event, whose
 -- target is the account's endpoint as it is at each attempt, an order's target is fixed when the

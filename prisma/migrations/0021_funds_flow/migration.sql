@@ -1,4 +1,4 @@
--- Funds flow (ARCHITECTURE 7): one ledger per account, environment and currency, so one balance row
+-- Funds flow (docs/design.md#funds-flow): one ledger per account, environment and currency, so one balance row
 -- per ledger; the figures of proceeds and settlements beside the payout ones; and two new read
 -- models, built from the ledger's events like the balance: every money movement as a balance
 -- transaction, and every settlement. `funds_in` keeps its meaning: matured proceeds plus operator

@@ -1,4 +1,4 @@
--- The funds flow's own work lists (ARCHITECTURE 7), written in the same transaction as the ledger
+-- The funds flow's own work lists (docs/design.md#funds-flow), written in the same transaction as the ledger
 -- events they follow (planned rows of the command's plan), so they are never behind the ledger and
 -- need no feed subscription. The read side's tables (balances, balance transactions, settlements)
 -- are not these: these only tell the worker where work is waiting.

@@ -1,4 +1,4 @@
--- Tamper evidence for the event log (ARCHITECTURE 8, docs/audit.md): a hash chain over the events
+-- Tamper evidence for the event log (docs/design.md#chain, docs/audit.md): a hash chain over the events
 -- in feed order. The chain keeper (a feed subscriber, `event-chain` in subscription_checkpoints)
 -- adds one link per event after it commits, so the create path pays nothing. `seq` numbers the
 -- links 1, 2, ... in feed order, so a removed link row shows as a hole even when its event was
