@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { HealthModule, InfrastructureModule, MetricsModule } from '@payouts/platform';
 import { GatewayModule } from '../../api-gateway/src/gateway.module';
 import { ProjectorModule } from '../../projector/src/projector.module';
 import { WebhookDispatcherModule } from '../../webhook-dispatcher/src/webhook-dispatcher.module';
@@ -18,6 +18,7 @@ export class AllInOneAppModule {
       imports: [
         InfrastructureModule.forRoot(config, 'all-in-one'),
         HealthModule,
+        MetricsModule,
         GatewayModule,
         ProjectorModule,
         WorkerModule,

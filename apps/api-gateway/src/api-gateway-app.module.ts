@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { HealthModule, InfrastructureModule, MetricsModule } from '@payouts/platform';
 import { GatewayModule } from './gateway.module';
 
 /** Authenticates, validates, dispatches commands and answers queries (the REST API arrives per issue). */
@@ -9,7 +9,12 @@ export class ApiGatewayAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ApiGatewayAppModule,
-      imports: [InfrastructureModule.forRoot(config, 'api-gateway'), HealthModule, GatewayModule],
+      imports: [
+        InfrastructureModule.forRoot(config, 'api-gateway'),
+        HealthModule,
+        MetricsModule,
+        GatewayModule,
+      ],
     };
   }
 }

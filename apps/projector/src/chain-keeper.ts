@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { CHAIN_BATCH_SIZE, CHAIN_CATCH_UP_POLL_MS, CHAIN_SUBSCRIPTION_ID, chainBatch } from '@payouts/audit';
 import type { AppConfig } from '@payouts/config';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
-import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
+import type { Metrics } from '@payouts/observability';
+import { APP_CONFIG, EVENT_STORE, measureFeedLag, METRICS } from '@payouts/platform';
 
 /**
  * Keeps the tamper-evidence chain (docs/design.md#chain, docs/audit.md) when the read-model projector
@@ -21,9 +22,13 @@ export class ChainKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(METRICS) private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
+    this.metrics.projectionLag(CHAIN_SUBSCRIPTION_ID, () =>
+      measureFeedLag(this.store, CHAIN_SUBSCRIPTION_ID),
+    );
     this.subscription = this.store.subscribe({
       subscriptionId: CHAIN_SUBSCRIPTION_ID,
       pollIntervalMs: Math.max(this.config.projectorPollMs, CHAIN_CATCH_UP_POLL_MS),

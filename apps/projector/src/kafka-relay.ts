@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
-import { APP_CONFIG, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import type { Metrics } from '@payouts/observability';
+import { APP_CONFIG, EVENT_STORE, measureFeedLag, METRICS, SQL_CLIENT } from '@payouts/platform';
 import { KAFKA_RELAY_SUBSCRIPTION_ID, KafkaTransport, startRelay } from '@payouts/webhooks';
 
 /**
@@ -21,11 +22,15 @@ export class KafkaRelay implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(SQL_CLIENT) private readonly db: SqlClient,
+    @Inject(METRICS) private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
     const kafka = this.config.kafka;
     if (!kafka) return;
+    this.metrics.relayLag(KAFKA_RELAY_SUBSCRIPTION_ID, () =>
+      measureFeedLag(this.store, KAFKA_RELAY_SUBSCRIPTION_ID),
+    );
     this.transport = new KafkaTransport({
       brokers: kafka.brokers,
       clientId: 'kafka-relay',

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { HealthModule, InfrastructureModule, MetricsModule } from '@payouts/platform';
 import { ProjectorModule } from './projector.module';
 
 @Module({})
@@ -8,7 +8,12 @@ export class ProjectorAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ProjectorAppModule,
-      imports: [InfrastructureModule.forRoot(config, 'projector'), HealthModule, ProjectorModule],
+      imports: [
+        InfrastructureModule.forRoot(config, 'projector'),
+        HealthModule,
+        MetricsModule,
+        ProjectorModule,
+      ],
     };
   }
 }

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { chainAlongside } from '@payouts/audit';
 import type { AppConfig } from '@payouts/config';
+import type { SqlClient } from '@payouts/database';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
-import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
-import { projectReadModels, READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
+import type { Metrics } from '@payouts/observability';
+import { APP_CONFIG, EVENT_STORE, measureFeedLag, METRICS, SQL_CLIENT } from '@payouts/platform';
+import { countByStatus, projectReadModels, READ_MODEL_SUBSCRIPTION_ID } from '@payouts/read-models';
 
 /**
  * Follows the global feed from its durable checkpoint and brings the read models up to date; each
@@ -19,9 +21,16 @@ export class ReadModelProjector implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SQL_CLIENT) private readonly db: SqlClient,
+    @Inject(METRICS) private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
+    // On every scrape (docs/design.md#metrics): how far behind it is, and what the read models hold.
+    this.metrics.projectionLag(READ_MODEL_SUBSCRIPTION_ID, () =>
+      measureFeedLag(this.store, READ_MODEL_SUBSCRIPTION_ID),
+    );
+    this.metrics.statusTotals(() => countByStatus(this.db));
     this.subscription = this.store.subscribe({
       subscriptionId: READ_MODEL_SUBSCRIPTION_ID,
       pollIntervalMs: this.config.projectorPollMs,

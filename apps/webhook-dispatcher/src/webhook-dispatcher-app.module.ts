@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { HealthModule, InfrastructureModule, MetricsModule } from '@payouts/platform';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
 
 @Module({})
@@ -11,6 +11,7 @@ export class WebhookDispatcherAppModule {
       imports: [
         InfrastructureModule.forRoot(config, 'webhook-dispatcher'),
         HealthModule,
+        MetricsModule,
         WebhookDispatcherModule,
       ],
     };

@@ -4,7 +4,9 @@ import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { EventStore, FeedSubscription } from '@payouts/event-store';
 import type { Clock } from '@payouts/clock';
-import { APP_CONFIG, CLOCK, EVENT_STORE, SQL_CLIENT } from '@payouts/platform';
+import { WEBHOOK_QUEUE_CAP } from '@payouts/observability';
+import type { Metrics } from '@payouts/observability';
+import { APP_CONFIG, CLOCK, EVENT_STORE, measureFeedLag, METRICS, SQL_CLIENT } from '@payouts/platform';
 import {
   ConsumeOptions,
   DeliveryQueue,
@@ -46,6 +48,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     @Inject(SQL_CLIENT) private readonly db: SqlClient,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(METRICS) private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,8 +62,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         'WEBHOOK_ALLOW_INSECURE_TARGETS=true: http and loopback targets are allowed (never in production)',
       );
     }
+    const queue = new DeliveryQueue(this.db);
+    // On every scrape (docs/design.md#metrics); each attempt is counted as it is made.
+    this.metrics.webhookQueueDepth(() => queue.depth(WEBHOOK_QUEUE_CAP));
     this.scheduler = new DeliveryScheduler(
-      new DeliveryQueue(this.db),
+      queue,
       this.clock,
       (endpointId, ciphertext) => box.decrypt(ciphertext, endpointId),
       {
@@ -69,6 +75,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         policy: { allowInsecure: webhooks.allowInsecureTargets },
         log: (level, message) => this.logger[level](message),
         checkoutSecret: (credentialId) => accounts.checkoutSecret(credentialId),
+        observer: this.metrics,
       },
     );
     this.scheduler.start();
@@ -91,6 +98,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         subscriptionId: IN_PROCESS_RELAY_SUBSCRIPTION_ID,
         pollIntervalMs: this.config.projectorPollMs,
       });
+      this.metrics.relayLag(IN_PROCESS_RELAY_SUBSCRIPTION_ID, () =>
+        measureFeedLag(this.store, IN_PROCESS_RELAY_SUBSCRIPTION_ID),
+      );
       this.logger.log('following the event feed through the in-process transport (KAFKA_BROKERS is not set)');
     }
   }

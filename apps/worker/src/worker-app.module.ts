@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@payouts/config';
-import { HealthModule, InfrastructureModule } from '@payouts/platform';
+import { HealthModule, InfrastructureModule, MetricsModule } from '@payouts/platform';
 import { WorkerModule } from './worker.module';
 
 @Module({})
@@ -8,7 +8,7 @@ export class WorkerAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerAppModule,
-      imports: [InfrastructureModule.forRoot(config, 'worker'), HealthModule, WorkerModule],
+      imports: [InfrastructureModule.forRoot(config, 'worker'), HealthModule, MetricsModule, WorkerModule],
     };
   }
 }

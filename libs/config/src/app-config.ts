@@ -18,6 +18,11 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** How often an idle subscriber looks for new events. */
   projectorPollMs: number;
+  /**
+   * GET /health/ready answers 503 while the read-model projector is more than this many events
+   * behind the feed (docs/design.md#metrics).
+   */
+  readinessMaxLagEvents: number;
   /** Connections per process to a PostgreSQL server. */
   databasePoolSize: number;
   /** How often the worker looks for payouts to send, rail answers and expiry timers that are due. */
@@ -139,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     operatorToken,
     logLevel,
     projectorPollMs: integer(env, 'PROJECTOR_POLL_MS', 50, 5, 60_000),
+    // At most one less than the most a lag is counted to (EVENT_STORE_LIMITS.maxFeedPage).
+    readinessMaxLagEvents: integer(env, 'READINESS_MAX_LAG_EVENTS', 1000, 0, 9_999),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 250, 5, 60_000),
     settlementHourUtc: integer(env, 'SETTLEMENT_HOUR_UTC', 0, 0, 23),

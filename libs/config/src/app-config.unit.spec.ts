@@ -11,6 +11,8 @@ describe('configuration from the environment', () => {
     });
     expect(config.operatorToken).toBeUndefined();
     expect(config.commandsInFlight).toEqual({ initial: 512, min: 128, max: 16_384, burst: 512 });
+    expect(config.readinessMaxLagEvents).toBe(1000);
+    expect(loadConfig({ READINESS_MAX_LAG_EVENTS: '0' }).readinessMaxLagEvents).toBe(0);
   });
 
   it.each([
@@ -30,6 +32,9 @@ describe('configuration from the environment', () => {
     [{ COMMANDS_IN_FLIGHT_MAX: '100' }, /COMMANDS_IN_FLIGHT_MIN <= COMMANDS_IN_FLIGHT_INITIAL/],
     [{ COMMANDS_IN_FLIGHT_INITIAL: '0' }, /COMMANDS_IN_FLIGHT_INITIAL must be between/],
     [{ COMMANDS_IN_FLIGHT_BURST: '0' }, /COMMANDS_IN_FLIGHT_BURST must be between/],
+    // Lags are counted up to 10000 events: a threshold must leave one above it to count.
+    [{ READINESS_MAX_LAG_EVENTS: '10000' }, /READINESS_MAX_LAG_EVENTS must be between 0 and 9999/],
+    [{ READINESS_MAX_LAG_EVENTS: '-1' }, /READINESS_MAX_LAG_EVENTS must be a whole number/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigurationError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,2 +1,4 @@
 export * from './logger';
 export * from './request-id';
+export * from './metrics';
+export * from './http-metrics';

@@ -3,7 +3,13 @@ import { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, ConfigurationError, loadConfig } from '@payouts/config';
-import { createRootLogger, PinoNestLogger, requestIdFrom } from '@payouts/observability';
+import {
+  createRootLogger,
+  instrumentHttp,
+  Metrics,
+  PinoNestLogger,
+  requestIdFrom,
+} from '@payouts/observability';
 import {
   AdmissionGate,
   ADMISSION_LIMITS,
@@ -22,6 +28,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { performance } from 'node:perf_hooks';
 import { answeredAsPageNotFound } from './page-not-found';
+import { METRICS } from './tokens';
 
 /** Request bodies above this are refused before they are parsed (Tiger style: a limit on everything). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -100,6 +107,9 @@ export async function createApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  // Every answer counted and timed in the app's registry (InfrastructureModule's), by route
+  // template; added before the app registers its routes, when it is initialised.
+  instrumentHttp(fastify, app.get<Metrics>(METRICS));
   // Every error, including Fastify's body-parsing ones (Nest routes them here), gets one body.
   app.useGlobalFilters(new ApiExceptionFilter());
   configure?.(app);

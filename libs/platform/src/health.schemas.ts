@@ -6,11 +6,15 @@ export class LiveResponse {
   status!: 'ok';
 }
 
-/** GET /health/ready: migrations applied and the projector caught up (503 `not_ready` until then). */
+/** GET /health/ready: migrations applied and the projector not too far behind (503 `not_ready` otherwise). */
 export class ReadyResponse {
   @ApiProperty({ type: String, enum: ['ready'] })
   status!: 'ready';
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Events the read-model projector is behind' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Events the read-model projector is behind (at most READINESS_MAX_LAG_EVENTS)',
+  })
   projection_lag!: number;
 }

@@ -6,9 +6,10 @@ import { migrate, openDatabase } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
 import { PostgresEventStore } from '@payouts/event-store';
 import type { EventStore } from '@payouts/event-store';
+import { Metrics } from '@payouts/observability';
 import { createReadModelClient } from '@payouts/read-models';
 import type { ReadModelClient } from '@payouts/read-models';
-import { APP_CONFIG, CLOCK, EVENT_STORE, READ_MODELS, SQL_CLIENT } from './tokens';
+import { APP_CONFIG, CLOCK, EVENT_STORE, METRICS, READ_MODELS, SQL_CLIENT } from './tokens';
 
 /** Closes the database last, after every subscriber stopped in onModuleDestroy. */
 @Injectable()
@@ -31,7 +32,7 @@ class InfrastructureShutdown implements OnApplicationShutdown {
 
 /**
  * The database (embedded PGlite or a PostgreSQL server), migrated before anything uses it, the
- * event store, the Prisma read-model client and the clock, for every app in the process.
+ * event store, the Prisma read-model client, the clock and the metrics, for every app in the process.
  */
 @Global()
 export class InfrastructureModule {
@@ -64,10 +65,12 @@ export class InfrastructureModule {
           inject: [SQL_CLIENT],
         },
         { provide: CLOCK, useExisting: SandboxAwareClock },
+        // The app's one metrics registry (docs/design.md#metrics), which times every append.
+        { provide: METRICS, useFactory: () => new Metrics() },
         {
           provide: EVENT_STORE,
-          useFactory: (db: SqlClient) => new PostgresEventStore(db),
-          inject: [SQL_CLIENT],
+          useFactory: (db: SqlClient, metrics: Metrics) => new PostgresEventStore(db, { observer: metrics }),
+          inject: [SQL_CLIENT, METRICS],
         },
         {
           provide: READ_MODELS,
@@ -76,7 +79,7 @@ export class InfrastructureModule {
         },
         InfrastructureShutdown,
       ],
-      exports: [APP_CONFIG, CLOCK, SandboxAwareClock, SQL_CLIENT, EVENT_STORE, READ_MODELS],
+      exports: [APP_CONFIG, CLOCK, SandboxAwareClock, SQL_CLIENT, EVENT_STORE, READ_MODELS, METRICS],
     };
   }
 }

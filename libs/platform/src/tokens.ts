@@ -5,3 +5,4 @@ export const READ_MODELS = Symbol('READ_MODELS');
 export const CLOCK = Symbol('CLOCK');
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+export const METRICS = Symbol('METRICS');

@@ -7,6 +7,7 @@ export { toLedgerEvent } from './ledger-batch';
 export * from './payout-views';
 export * from './payout-view.query';
 export * from './funds-views';
+export * from './status-totals';
 export {
   addRunning,
   fillReleasesFromBatch,

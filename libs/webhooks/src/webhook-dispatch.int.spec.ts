@@ -5,7 +5,7 @@ import { payoutStreamId } from '@payouts/domain';
 import { PostgresEventStore, RecordedEvent } from '@payouts/event-store';
 import type { SqlClient, SqlQueryable } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
-import { DeliveryScheduler } from './dispatcher/delivery-scheduler';
+import { AttemptObserver, DeliveryScheduler } from './dispatcher/delivery-scheduler';
 import { ingestRelayedEvents } from './dispatcher/payout-intake';
 import { payoutUpdatedEventId } from './payout-webhook-event';
 import { DeliveryQueue } from './store/delivery-queue';
@@ -36,12 +36,13 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
   const box = new SecretBox(randomBytes(32));
   const schedulers: DeliveryScheduler[] = [];
 
-  const scheduler = (options: { maxInFlight?: number } = {}) => {
+  const scheduler = (options: { maxInFlight?: number; observer?: AttemptObserver } = {}) => {
     const started = new DeliveryScheduler(queue, clock, (id, ciphertext) => box.decrypt(ciphertext, id), {
       pollMs: 20,
       maxInFlight: options.maxInFlight ?? 50,
       policy: { allowInsecure: true },
       timeoutMs: 2_000,
+      observer: options.observer,
     });
     started.start();
     schedulers.push(started);
@@ -203,7 +204,11 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
     receiver.answer = () => ({ status: 500, body: 'down for maintenance' });
     const [payoutId] = await appendPaidPayouts(store, accountId, 'sandbox', 1);
     await ingest([payoutId!]);
-    const running = scheduler();
+    // What the app's metrics are told of each attempt (webhook_attempts_total).
+    const told: string[] = [];
+    const running = scheduler({
+      observer: { attempted: (kind, outcome) => told.push(`${kind} ${outcome}`) },
+    });
     const eventId = payoutUpdatedEventId(payoutId!);
     const delivery = async () => (await events.get(accountId, eventId))!.deliveries[0]!;
 
@@ -230,6 +235,7 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
     );
     expect(final.attempts.every((a) => a.responseBody === 'down for maintenance')).toBe(true);
     expect(final.nextAttemptAt).toBeNull();
+    expect(told).toEqual([...Array<string>(4).fill('payout failed'), 'payout exhausted']);
     // Every attempt: the same body and id, a valid signature of its own time.
     expect(new Set(receiver.received.map((r) => r.rawBody)).size).toBe(1);
     const signedAt = receiver.received.map(

@@ -45,8 +45,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * Every operation but liveness reads or writes the database, so any of them can answer 503
- * `service_unavailable` (with `Retry-After`) while the database is unreachable, and every command
+ * Every operation but liveness and the metrics reads or writes the database, so any of them can
+ * answer 503 `service_unavailable` (with `Retry-After`) while the database is unreachable, and every command
  * (a write) 503 `overloaded` (with `Retry-After`) when more are in flight or waiting than the
  * process gets through in time; an operation that already documents a 503 (Create's
  * `attempt_unresolved`) gets the codes added to it.
@@ -57,7 +57,8 @@ function documentDatabaseOutages(document: OpenAPIObject): void {
   const overloaded =
     'More commands are in flight or waiting than the service gets through in time; nothing was done, retry the same request after `Retry-After` seconds: `overloaded`';
   for (const [path, item] of Object.entries(document.paths)) {
-    if (path === '/health') continue; // liveness answers without the database
+    // Liveness answers without the database; the metrics leave out what they could not measure.
+    if (path === '/health' || path === '/metrics') continue;
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = item[method];
       if (!operation) continue;

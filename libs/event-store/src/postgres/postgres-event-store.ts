@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { settledInOrder, SqlClient, SqlQueryable, SqlState, sqlStateOf } from '@payouts/database';
 import { EncodedAppend, encodeAppends } from '../encode-appends';
 import { DuplicateEventIdError, StreamVersionConflictError } from '../errors';
@@ -65,6 +66,12 @@ class ConflictSignal extends Error {
   }
 }
 
+/** What the store reports of each append, for the app's metrics (docs/design.md#metrics). */
+export interface AppendObserver {
+  /** `conflict`: a StreamVersionConflictError; `error`: any other failure. */
+  appended(seconds: number, outcome: 'ok' | 'conflict' | 'error'): void;
+}
+
 /**
  * The event store on PostgreSQL, through the SqlClient seam: the same SQL runs on the embedded
  * PGlite database and on a PostgreSQL server (migration 0001 creates the tables).
@@ -76,7 +83,10 @@ export class PostgresEventStore implements EventStore {
   /** The same database, for statements that run on their own (prepared on a server). */
   private readonly statements: SqlQueryable;
 
-  constructor(private readonly db: SqlClient) {
+  constructor(
+    private readonly db: SqlClient,
+    private readonly options: { observer?: AppendObserver } = {},
+  ) {
     this.statements = {
       query: (sql, params) => db.queryPrepared(sql, params),
       queryPrepared: (sql, params) => db.queryPrepared(sql, params),
@@ -84,6 +94,21 @@ export class PostgresEventStore implements EventStore {
   }
 
   async append(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult> {
+    const observer = this.options.observer;
+    if (!observer) return this.appendUnobserved(appends, options);
+    const started = performance.now();
+    try {
+      const result = await this.appendUnobserved(appends, options);
+      observer.appended((performance.now() - started) / 1000, 'ok');
+      return result;
+    } catch (error) {
+      const outcome = error instanceof StreamVersionConflictError ? 'conflict' : 'error';
+      observer.appended((performance.now() - started) / 1000, outcome);
+      throw error;
+    }
+  }
+
+  private async appendUnobserved(appends: StreamAppend[], options: AppendOptions): Promise<AppendResult> {
     const encoded = encodeAppends(appends);
     const hook = options.inTransaction;
     let events: RecordedEvent[];

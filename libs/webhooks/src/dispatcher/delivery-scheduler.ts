@@ -30,6 +30,16 @@ export interface SchedulerOptions {
    * not sent (each attempt is logged as failed).
    */
   checkoutSecret?: CheckoutSecretOf;
+  /** Told of every attempt made, for the app's metrics (docs/design.md#metrics). */
+  observer?: AttemptObserver;
+}
+
+/**
+ * What an attempt came to: delivered; failed with another attempt scheduled; or failed on the
+ * delivery's last attempt (exhausted).
+ */
+export interface AttemptObserver {
+  attempted(kind: 'payout' | 'checkout', outcome: 'delivered' | 'failed' | 'exhausted'): void;
 }
 
 /**
@@ -186,6 +196,10 @@ export class DeliveryScheduler {
     const next = result.delivered
       ? null
       : nextAttemptAfter(number, delivery.maxAttempts, finishedAt, target.delaysMs);
+    this.options.observer?.attempted(
+      delivery.checkout ? 'checkout' : 'payout',
+      result.delivered ? 'delivered' : next ? 'failed' : 'exhausted',
+    );
     return {
       delivery,
       attempt: {

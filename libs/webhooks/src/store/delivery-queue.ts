@@ -119,8 +119,21 @@ const RECORD_SQL = `WITH attempts AS (
   )
   SELECT (SELECT count(*) FROM attempts)::int AS attempts, (SELECT count(*) FROM moved)::int AS moved`;
 
+/** Pending deliveries up to a cap, on the partial index of pending rows (webhook_deliveries_due). */
+const DEPTH_SQL = `SELECT count(*)::int AS depth FROM (
+    SELECT 1 FROM webhook_deliveries WHERE status = 'pending' LIMIT $1) pending`;
+
 export class DeliveryQueue {
   constructor(private readonly db: SqlClient) {}
+
+  /**
+   * The queue's depth: deliveries pending, due now or scheduled for a retry, counted no further
+   * than `cap` so that a scrape stays cheap however long the queue (docs/design.md#metrics).
+   */
+  async depth(cap: number): Promise<number> {
+    const { rows } = await this.db.query<{ depth: number }>(DEPTH_SQL, [cap]);
+    return rows[0]?.depth ?? 0;
+  }
 
   async claim(options: {
     now: Record<Environment, Date>;
