@@ -1,6 +1,6 @@
 import { formatMoney, Money, parseMoney, ZERO_MONEY } from '../money/money';
-import { Decider, Environment } from '../shared/decider';
-import { DomainError } from '../shared/domain-error';
+import { Decider, Environment } from '../kernel/decider';
+import { DomainError } from '../kernel/domain-error';
 import { FloatEvent, FloatState, initialFloatState } from './float.events';
 import { evolveFloat } from './float.evolve';
 

@@ -1,7 +1,7 @@
 import { Map as PersistentMap } from 'immutable';
 import { ClosedReservations } from '../ledger/closed-reservations';
 import { Money, sumMoney, ZERO_MONEY } from '../money/money';
-import { Environment } from '../shared/decider';
+import { Environment } from '../kernel/decider';
 
 /**
  * The payout float of one environment (`float-<environment>`): the service's own money at the

@@ -1,6 +1,6 @@
 import { parseStoredMoney } from '../money/money';
 import type { Money } from '../money/money';
-import { Aggregate, currentVersionsOnly } from '../shared/aggregate';
+import { Aggregate, currentVersionsOnly } from '../kernel/aggregate';
 import {
   assertFloatInvariants,
   FLOAT_EVENT_SCHEMA_VERSIONS,

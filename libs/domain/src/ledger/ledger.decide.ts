@@ -1,6 +1,6 @@
 import { formatMoney, Money, parseMoney, parseStoredMoney, ZERO_MONEY } from '../money/money';
-import { Decider } from '../shared/decider';
-import { DomainError } from '../shared/domain-error';
+import { Decider } from '../kernel/decider';
+import { DomainError } from '../kernel/domain-error';
 import {
   CreditFunds,
   LedgerCommand,

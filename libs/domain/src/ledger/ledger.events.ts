@@ -1,4 +1,4 @@
-import { Environment } from '../shared/decider';
+import { Environment } from '../kernel/decider';
 
 /**
  * Events of one account's ledger in one environment and currency (`ledger-<account_id>-<environment>`

@@ -1,6 +1,6 @@
 import { Map as PersistentMap } from 'immutable';
 import { parseStoredMoney } from '../money/money';
-import { Aggregate } from '../shared/aggregate';
+import { Aggregate } from '../kernel/aggregate';
 import { fundsFlowBookkeeping } from './ledger.funds-flow';
 import { LEDGER_STREAM_TYPE, LedgerEvent } from './ledger.events';
 import { LedgerFigures, ledgerMovement, movedFigures, NO_MOVEMENT } from './ledger.movement';

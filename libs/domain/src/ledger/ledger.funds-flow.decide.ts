@@ -1,6 +1,6 @@
 import { formatMoney, parseMoney, parseStoredMoney, ZERO_MONEY } from '../money/money';
-import { DomainError } from '../shared/domain-error';
-import { parseIso } from '../shared/time';
+import { DomainError } from '../kernel/domain-error';
+import { parseIso } from '../kernel/time';
 import {
   CompleteSettlement,
   MatureProceeds,

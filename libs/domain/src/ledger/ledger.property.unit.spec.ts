@@ -1,8 +1,8 @@
 import { isMoneyInput, Money, parseStoredMoney, sumMoney, ZERO_MONEY } from '../money/money';
 import { ORDER_METHODS } from '../order/order.events';
 import { DEFAULT_PRICING, paymentCharges } from '../pricing/pricing';
-import { DomainError } from '../shared/domain-error';
-import { addMs, MINUTE_MS } from '../shared/time';
+import { DomainError } from '../kernel/domain-error';
+import { addMs, MINUTE_MS } from '../kernel/time';
 import { seededRandom } from '../testing/seeded-random';
 import { LedgerCommand } from './ledger.commands';
 import { LedgerEvent } from './ledger.events';

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from '../shared/time';
+import { DAY_MS, HOUR_MS } from '../kernel/time';
 
 /**
  * When the next automatic settlement run is due: the next SETTLEMENT_HOUR_UTC strictly after `now`

@@ -1,4 +1,4 @@
-import { Aggregate, currentVersionsOnly } from '../shared/aggregate';
+import { Aggregate, currentVersionsOnly } from '../kernel/aggregate';
 import {
   MERCHANT_REFERENCE_EVENT_SCHEMA_VERSION,
   MERCHANT_REFERENCE_STREAM_TYPE,

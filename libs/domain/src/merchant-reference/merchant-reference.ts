@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import { Environment } from '../shared/decider';
+import { DomainError } from '../kernel/domain-error';
+import { Environment } from '../kernel/decider';
 
 /**
  * `merchant_reference` is unique per account and environment forever. Each reference is a tiny

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { DomainError } from '../shared/domain-error';
+import { DomainError } from '../kernel/domain-error';
 
 /** An amount of money in USD. Always a big.js decimal, never a JS number. */
 export type Money = Big;

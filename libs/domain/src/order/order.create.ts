@@ -1,8 +1,8 @@
 import { formatMoney, Money, parseMoney, parseStoredMoney, ZERO_MONEY } from '../money/money';
-import { characterCount, hasUnstorableCharacter, UNSTORABLE_TEXT } from '../shared/characters';
-import { DomainError } from '../shared/domain-error';
-import { isDeliverableEmailAddress } from '../shared/email-address';
-import { addMs } from '../shared/time';
+import { characterCount, hasUnstorableCharacter, UNSTORABLE_TEXT } from '../kernel/characters';
+import { DomainError } from '../kernel/domain-error';
+import { isDeliverableEmailAddress } from '../kernel/email-address';
+import { addMs } from '../kernel/time';
 import { cardAvailableIn, currenciesOfRegion } from './checkout-regions';
 import { CreateOrder } from './order.commands';
 import { ORDER_METHODS, OrderEvent, OrderMethod } from './order.events';

@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import { HOUR_MS } from '../shared/time';
+import { DomainError } from '../kernel/domain-error';
+import { HOUR_MS } from '../kernel/time';
 import { deciderSpec } from '../testing/given-when-then';
 import { createOrder, EXPIRES_AT, orderCreated, pendingOrder, T0 } from '../testing/order.fixtures';
 import { CreateOrder } from './order.commands';

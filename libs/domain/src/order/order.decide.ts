@@ -1,7 +1,7 @@
-import { characterCount, hasUnstorableCharacter } from '../shared/characters';
-import { Decider } from '../shared/decider';
-import { DomainError } from '../shared/domain-error';
-import { reached } from '../shared/time';
+import { characterCount, hasUnstorableCharacter } from '../kernel/characters';
+import { Decider } from '../kernel/decider';
+import { DomainError } from '../kernel/domain-error';
+import { reached } from '../kernel/time';
 import { decideCreateOrder } from './order.create';
 import { MarkOrderPaid, OrderCommand, RecordDeclinedAttempt } from './order.commands';
 import { ORDER_DECLINE_REASONS, OrderEvent, OrderInstrument, OrderMethod } from './order.events';

@@ -1,4 +1,4 @@
-import { Aggregate, currentVersionsOnly } from '../shared/aggregate';
+import { Aggregate, currentVersionsOnly } from '../kernel/aggregate';
 import { ORDER_EVENT_SCHEMA_VERSIONS, ORDER_STREAM_TYPE, OrderCreated, OrderEvent } from './order.events';
 import { initialOrderState, Order, OrderIn, OrderState } from './order.state';
 

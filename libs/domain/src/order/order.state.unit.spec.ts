@@ -1,4 +1,4 @@
-import { foldEvents } from '../shared/decider';
+import { foldEvents } from '../kernel/decider';
 import {
   declined,
   EXPIRES_AT,
@@ -11,7 +11,7 @@ import {
   VISA,
   WALLET,
 } from '../testing/order.fixtures';
-import { HOUR_MS } from '../shared/time';
+import { HOUR_MS } from '../kernel/time';
 import { OrderEvent } from './order.events';
 import { initialOrderState, OrderState } from './order.state';
 import { evolveOrder } from './order.evolve';

@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import { addMs, earlier, parseIso, reached } from '../shared/time';
+import { DomainError } from '../kernel/domain-error';
+import { addMs, earlier, parseIso, reached } from '../kernel/time';
 import { ConsumeRedirectHandoff, IssueClaimLink, StartRedirectSession } from './payout.commands';
 import { PayoutEvent } from './payout.events';
 import { REDIRECT_HANDOFF_MS } from './payout.limits';

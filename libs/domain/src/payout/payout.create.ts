@@ -1,8 +1,8 @@
 import { formatMoney, parseMoney, ZERO_MONEY } from '../money/money';
-import { characterCount, hasUnstorableCharacter, UNSTORABLE_TEXT } from '../shared/characters';
-import { DomainError } from '../shared/domain-error';
-import { isDeliverableEmailAddress } from '../shared/email-address';
-import { addMs } from '../shared/time';
+import { characterCount, hasUnstorableCharacter, UNSTORABLE_TEXT } from '../kernel/characters';
+import { DomainError } from '../kernel/domain-error';
+import { isDeliverableEmailAddress } from '../kernel/email-address';
+import { addMs } from '../kernel/time';
 import { handoffExpiresAt } from './payout.access';
 import { CreatePayout } from './payout.commands';
 import { PayoutCreated, PayoutEvent } from './payout.events';

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from '../shared/time';
+import { DAY_MS, HOUR_MS } from '../kernel/time';
 import { deciderSpec } from '../testing/given-when-then';
 import { CreatePayout } from './payout.commands';
 import { PayoutDelivery } from './payout.events';

@@ -1,5 +1,5 @@
-import { Decider } from '../shared/decider';
-import { DomainError } from '../shared/domain-error';
+import { Decider } from '../kernel/decider';
+import { DomainError } from '../kernel/domain-error';
 import {
   decideConsumeRedirectHandoff,
   decideIssueClaimLink,

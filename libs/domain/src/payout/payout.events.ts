@@ -1,4 +1,4 @@
-import { Environment } from '../shared/decider';
+import { Environment } from '../kernel/decider';
 
 /**
  * Events of one payout's stream (`payout-<payout_id>`). Money is a decimal string with exactly

@@ -1,4 +1,4 @@
-import { Aggregate, currentVersionsOnly } from '../shared/aggregate';
+import { Aggregate, currentVersionsOnly } from '../kernel/aggregate';
 import {
   PAYOUT_EVENT_SCHEMA_VERSIONS,
   PAYOUT_STREAM_TYPE,

@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import { reached } from '../shared/time';
+import { DomainError } from '../kernel/domain-error';
+import { reached } from '../kernel/time';
 import { ConfirmPayout, DecideReview, FailPayout, FlagForReview, RecordPayoutPaid } from './payout.commands';
 import { PayoutEvent } from './payout.events';
 import { RECEIPT_PREFIX } from './payout.limits';

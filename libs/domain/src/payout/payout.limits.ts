@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../shared/time';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../kernel/time';
 import { PayoutDelivery } from './payout.events';
 
 /** How long an unclaimed payout waits for its recipient (docs/design.md#delivery-links-and-expiry). */

@@ -1,4 +1,4 @@
-import { Environment } from '../shared/decider';
+import { Environment } from '../kernel/decider';
 import { PayoutStatus } from './payout.events';
 
 /** The current claim link of a link payout; rotation replaces it, so older links stop working. */

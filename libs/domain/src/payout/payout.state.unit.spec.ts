@@ -1,4 +1,4 @@
-import { HOUR_MS } from '../shared/time';
+import { HOUR_MS } from '../kernel/time';
 import { deciderSpec } from '../testing/given-when-then';
 import { PayoutEvent, PayoutStatus } from './payout.events';
 import { payoutDecider } from './payout.decide';

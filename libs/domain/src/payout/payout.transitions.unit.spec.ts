@@ -1,5 +1,5 @@
-import { DomainErrorCode } from '../shared/domain-error';
-import { DAY_MS, HOUR_MS } from '../shared/time';
+import { DomainErrorCode } from '../kernel/domain-error';
+import { DAY_MS, HOUR_MS } from '../kernel/time';
 import { deciderSpec } from '../testing/given-when-then';
 import { PayoutCommand } from './payout.commands';
 import { PayoutStatus } from './payout.events';

@@ -1,4 +1,4 @@
-import { Environment } from '../shared/decider';
+import { Environment } from '../kernel/decider';
 import { AccountPricing } from './pricing';
 
 /**

@@ -1,4 +1,4 @@
-import { Aggregate, currentVersionsOnly } from '../shared/aggregate';
+import { Aggregate, currentVersionsOnly } from '../kernel/aggregate';
 import { AccountPricing, DEFAULT_PRICING } from './pricing';
 import { PRICING_EVENT_SCHEMA_VERSIONS, PRICING_STREAM_TYPE, PricingEvent } from './pricing.events';
 

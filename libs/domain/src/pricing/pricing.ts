@@ -1,8 +1,8 @@
 import Big from 'big.js';
 import { formatMoney, Money, parseMoney, parseStoredMoney, ZERO_MONEY } from '../money/money';
 import { ORDER_METHODS, OrderMethod } from '../order/order.events';
-import { DomainError } from '../shared/domain-error';
-import { addMs, DAY_MS } from '../shared/time';
+import { DomainError } from '../kernel/domain-error';
+import { addMs, DAY_MS } from '../kernel/time';
 
 /**
  * What an account pays per checkout payment and how long its proceeds take to clear, per method

@@ -1,4 +1,4 @@
-import { DomainError } from '../shared/domain-error';
+import { DomainError } from '../kernel/domain-error';
 import { DEFAULT_PRICING, parsePricing, paymentCharges } from './pricing';
 
 const PAID_AT = new Date('2026-03-01T12:00:00.000Z');

@@ -1,5 +1,5 @@
-import { Decider, foldEvents } from '../shared/decider';
-import { DomainError, DomainErrorCode } from '../shared/domain-error';
+import { Decider, foldEvents } from '../kernel/decider';
+import { DomainError, DomainErrorCode } from '../kernel/domain-error';
 
 /**
  * Decider specifications that read as sentences:

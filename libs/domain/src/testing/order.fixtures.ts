@@ -7,7 +7,7 @@ import {
   OrderPaid,
   OrderPaymentDeclined,
 } from '../order/order.events';
-import { addMs, HOUR_MS } from '../shared/time';
+import { addMs, HOUR_MS } from '../kernel/time';
 
 /** Commands and histories shared by the checkout order specs. Test code only. */
 

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, MINUTE_MS, addMs } from '../shared/time';
+import { DAY_MS, HOUR_MS, MINUTE_MS, addMs } from '../kernel/time';
 import { CreatePayout } from '../payout/payout.commands';
 import {
   ClaimLinkIssued,
