@@ -27,7 +27,7 @@ const levels = (process.env.JEST_LEVEL || 'unit,int,e2e').split(',');
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/bench'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/tools'],
   testMatch: levels.map((level) => `**/*.${level}.spec.ts`),
   // `*.pg.<level>.spec.ts` suites need the PostgreSQL server: only with DATABASE_URL (npm run test:pg).
   // `*.kafka.<level>.spec.ts` suites need a Kafka broker: only with KAFKA_BROKERS (npm run test:kafka).
