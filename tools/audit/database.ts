@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { REPLAY_CONNECTIONS } from '@payouts/audit';
 import { ConfigurationError, loadConfig } from '@payouts/config';
 import { DatabaseConfigurationError, openDatabase, SqlClient } from '@payouts/database';
+import { EventStore, openEventStore } from '@payouts/event-store';
 import { UsageError } from './cli';
 
 /**
@@ -24,6 +25,16 @@ export async function openAuditDatabase(env: NodeJS.ProcessEnv = process.env): P
 }
 
 /**
+ * The event store the apps use, chosen the same way: EventStoreDB when EVENTSTORE_CONNECTION_STRING
+ * is set (docs/eventstoredb.md), else the audit's database. It never writes: the audit does not take
+ * over appends a writer left unwritten (the apps do).
+ */
+export function openAuditEventStore(env: NodeJS.ProcessEnv, db: SqlClient): EventStore {
+  const { eventStoreConnectionString } = location(env);
+  return openEventStore(db, { connectionString: eventStoreConnectionString, recovers: false });
+}
+
+/**
  * `replay` writes its scratch schemas, and only those (its statements run with the scratch schema
  * alone on the search path). On a server that takes a second session without the read-only
  * setting, with the same login, which must be allowed to CREATE a schema; as many connections as
@@ -41,10 +52,14 @@ export async function openReplayScratch(env: NodeJS.ProcessEnv, audit: SqlClient
   });
 }
 
-function location(env: NodeJS.ProcessEnv): { databaseUrl: string | undefined; dataDir: string } {
+function location(env: NodeJS.ProcessEnv): {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  eventStoreConnectionString: string | undefined;
+} {
   try {
-    const { databaseUrl, dataDir } = loadConfig(env);
-    return { databaseUrl, dataDir };
+    const { databaseUrl, dataDir, eventStoreConnectionString } = loadConfig(env);
+    return { databaseUrl, dataDir, eventStoreConnectionString };
   } catch (error) {
     if (error instanceof ConfigurationError) throw new UsageError(error.message);
     throw error;

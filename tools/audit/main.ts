@@ -1,7 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
-import { PostgresEventStore } from '@payouts/event-store';
 import { EXIT, ExitCode, Output, processOutput, UsageError, Verb } from './cli';
-import { openAuditDatabase } from './database';
+import { openAuditDatabase, openAuditEventStore } from './database';
 import { EXPORT_VERB } from './verbs/export';
 import { REPLAY_VERB } from './verbs/replay';
 import { STATEMENT_VERB } from './verbs/statement';
@@ -52,11 +51,11 @@ export async function runAudit(
   try {
     if (!verb.opensDatabase) return await verb.run(args, output, env);
     const db = await openAuditDatabase(env);
-    const store = new PostgresEventStore(db);
+    const store = openAuditEventStore(env, db);
     try {
       return await verb.run({ db, store }, args, output);
     } finally {
-      await store.close();
+      await store.close?.();
       await db.close();
     }
   } catch (error) {

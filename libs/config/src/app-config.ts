@@ -12,6 +12,11 @@ export interface AppConfig {
   host: string;
   /** Unset: the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * EVENTSTORE_CONNECTION_STRING (`esdb://…`): events live in EventStoreDB, everything else stays
+   * in the database above (docs/eventstoredb.md). Unset: events live in that database too.
+   */
+  eventStoreConnectionString: string | undefined;
   dataDir: string;
   /** Unset: the operator API answers 401 to everyone. */
   operatorToken: string | undefined;
@@ -82,6 +87,11 @@ export interface WebhookConfig {
   pollMs: number;
   /** Attempts on the wire at once per dispatcher process. */
   maxInFlight: number;
+  /**
+   * WEBHOOK_PROXY_URL (`http://host:port`): every attempt leaves through this forward proxy, one
+   * egress address for merchants' allowlists. Unset: attempts connect directly.
+   */
+  proxyUrl: URL | undefined;
 }
 
 export class ConfigurationError extends Error {}
@@ -140,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
+    eventStoreConnectionString: eventStoreConnectionString(env),
     dataDir: nonEmpty(env.DATA_DIR) ?? './.data',
     operatorToken,
     logLevel,
@@ -156,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       allowInsecureTargets: flag(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', false),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 5, 60_000),
       maxInFlight: integer(env, 'WEBHOOK_MAX_IN_FLIGHT', 100, 1, 1_000),
+      proxyUrl: webhookProxyUrl(env),
     },
   };
 }
@@ -312,4 +324,31 @@ function regions(env: NodeJS.ProcessEnv, name: string, fallback: string): readon
     );
   }
   return Object.freeze(list);
+}
+
+function eventStoreConnectionString(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = nonEmpty(env.EVENTSTORE_CONNECTION_STRING);
+  if (raw !== undefined && !/^esdb(\+discover)?:\/\/[^/]+/.test(raw)) {
+    throw new ConfigurationError(
+      'EVENTSTORE_CONNECTION_STRING must be an EventStoreDB connection string such as esdb://eventstoredb:2113?tls=false',
+    );
+  }
+  return raw;
+}
+
+function webhookProxyUrl(env: NodeJS.ProcessEnv): URL | undefined {
+  const raw = nonEmpty(env.WEBHOOK_PROXY_URL);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigurationError('WEBHOOK_PROXY_URL must be a URL such as http://egress-proxy:3128');
+  }
+  if (url.protocol !== 'http:' || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    throw new ConfigurationError(
+      'WEBHOOK_PROXY_URL must be an http:// forward proxy address such as http://egress-proxy:3128',
+    );
+  }
+  return url;
 }

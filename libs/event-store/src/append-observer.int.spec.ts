@@ -1,6 +1,7 @@
 import { testBackends, TestDatabase } from '@payouts/testing';
 import { StreamVersionConflictError } from './errors';
-import { AppendObserver, PostgresEventStore } from './postgres/postgres-event-store';
+import { AppendObserver } from './append-observer';
+import { PostgresEventStore } from './postgres/postgres-event-store';
 
 describe.each(testBackends())('the append observer (the metrics of appends), on $name', (backend) => {
   let database: TestDatabase;

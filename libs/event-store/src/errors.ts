@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from '@payouts/database';
 import type { ExpectedVersion } from './event-store.port';
 
 /** Another writer changed the stream first (or it exists / does not exist, against expectations). */
@@ -26,5 +27,24 @@ export class DuplicateEventIdError extends Error {
   ) {
     super(`event id ${eventId ?? '(unknown)'} is already stored`, options);
     this.name = 'DuplicateEventIdError';
+  }
+}
+
+/**
+ * The event store could not be reached (EventStoreDB down, a call timed out). A DatabaseUnavailableError,
+ * so requests answer 503 service_unavailable with Retry-After like a lost database connection.
+ */
+export class EventStoreUnavailableError extends DatabaseUnavailableError {
+  constructor(
+    cause: unknown,
+    /**
+     * True when the failure came before anything was decided (nothing will be written); false
+     * when the append was decided and its events wait to be written (docs/eventstoredb.md#appends):
+     * the outcome is then "written later", not "not written".
+     */
+    readonly nothingWritten: boolean,
+  ) {
+    super(cause);
+    this.name = 'EventStoreUnavailableError';
   }
 }

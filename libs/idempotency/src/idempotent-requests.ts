@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@payouts/domain';
-import { StreamVersionConflictError } from '@payouts/event-store';
+import { EventStoreUnavailableError, StreamVersionConflictError } from '@payouts/event-store';
 import { ApiError, toApiError } from '@payouts/http';
 import type { IdempotencyHold } from './idempotency-hold';
 import { IDEMPOTENCY_KEY_PATTERN, requestHash } from './idempotency-key';
@@ -233,5 +233,9 @@ function keptRefusal(error: unknown): ApiError | undefined {
 
 /** A failure that rolled back before anything was written, and says so for certain. */
 function nothingWritten(error: unknown): boolean {
-  return error instanceof StreamVersionConflictError || toApiError(error).code === 'overloaded';
+  return (
+    error instanceof StreamVersionConflictError ||
+    (error instanceof EventStoreUnavailableError && error.nothingWritten) ||
+    toApiError(error).code === 'overloaded'
+  );
 }

@@ -4,7 +4,7 @@ import { SandboxAwareClock } from '@payouts/clock';
 import { AppConfig } from '@payouts/config';
 import { migrate, openDatabase } from '@payouts/database';
 import type { SqlClient } from '@payouts/database';
-import { PostgresEventStore } from '@payouts/event-store';
+import { openEventStore } from '@payouts/event-store';
 import type { EventStore } from '@payouts/event-store';
 import { Metrics } from '@payouts/observability';
 import { createReadModelClient } from '@payouts/read-models';
@@ -69,7 +69,9 @@ export class InfrastructureModule {
         { provide: METRICS, useFactory: () => new Metrics() },
         {
           provide: EVENT_STORE,
-          useFactory: (db: SqlClient, metrics: Metrics) => new PostgresEventStore(db, { observer: metrics }),
+          // EventStoreDB when EVENTSTORE_CONNECTION_STRING is set (docs/eventstoredb.md), else the database.
+          useFactory: (db: SqlClient, metrics: Metrics) =>
+            openEventStore(db, { connectionString: config.eventStoreConnectionString, observer: metrics }),
           inject: [SQL_CLIENT, METRICS],
         },
         {

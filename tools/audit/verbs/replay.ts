@@ -11,7 +11,7 @@ import {
 import { SqlClient, sqlStateOf } from '@payouts/database';
 import { PostgresEventStore } from '@payouts/event-store';
 import { EXIT, ExitCode, Output, parseOptions, progressThrottle, UsageError, Verb } from '../cli';
-import { openAuditDatabase, openReplayScratch } from '../database';
+import { openAuditDatabase, openAuditEventStore, openReplayScratch } from '../database';
 
 const HELP = `replay [--batch-size N] [--keep]
     Rebuilds every read model (payouts, balances, balance transactions, settlements, checkout
@@ -46,7 +46,7 @@ async function replay(args: readonly string[], output: Output, env: NodeJS.Proce
   const batchSize = batchSizeOf(options.get('batch-size'));
   const keep = options.has('keep');
   const db = await openAuditDatabase(env);
-  const store = new PostgresEventStore(db);
+  const store = openAuditEventStore(env, db);
   let scratch: SqlClient | undefined;
   // Ctrl-C stops between batches and drops the scratch schemas; a second one ends the process.
   const interrupted = new AbortController();
@@ -63,6 +63,8 @@ async function replay(args: readonly string[], output: Output, env: NodeJS.Proce
     const lines: Promise<void>[] = [];
     const report = await replayReadModels(db, {
       store,
+      // On EventStoreDB the projections read streams there; on the database, in their scratch transaction.
+      ...(store instanceof PostgresEventStore ? {} : { streamSource: store }),
       scratch,
       batchSize,
       keep,
@@ -81,7 +83,7 @@ async function replay(args: readonly string[], output: Output, env: NodeJS.Proce
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
     if (scratch !== undefined && scratch !== db) await scratch.close();
-    await store.close();
+    await store.close?.();
     await db.close();
   }
 }

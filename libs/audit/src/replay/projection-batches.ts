@@ -44,8 +44,9 @@ export class ProjectionPipeline {
   constructor(
     private readonly scratch: SqlClient,
     private readonly how: BatchProjection,
+    source?: StreamSource,
   ) {
-    this.source = new PostgresEventStore(scratch);
+    this.source = source ?? new PostgresEventStore(scratch);
     this.tails = Array.from({ length: how.connections }, () => Promise.resolve());
     this.depth = how.connections > 1 ? 2 : 1;
   }

@@ -1,5 +1,6 @@
 import type { SqlClient } from '@payouts/database';
 import { EventStore, PostgresEventStore } from '@payouts/event-store';
+import type { StreamSource } from '@payouts/read-models';
 import { READ_MODEL_TABLES } from '@payouts/read-models';
 import { FEED_ORIGIN, FeedKey } from '../feed/audit-feed';
 import { compareTable, tableShape } from './compare-tables';
@@ -51,6 +52,12 @@ export interface ReplayOptions {
   signal?: AbortSignal;
   /** Where the log is read (pinned, then replayed): by default the event store over `db`. */
   store?: Pick<EventStore, 'feedSnapshot' | 'loadCheckpoint' | 'readFeed' | 'readStreams'>;
+  /**
+   * Where the replayed projections read the rest of a stream: by default the event store over the
+   * scratch connection, each read inside its scratch transaction. A store whose events live
+   * elsewhere (EventStoreDB) is given here.
+   */
+  streamSource?: StreamSource;
 }
 
 export interface ReplayReport {
@@ -113,7 +120,7 @@ export async function replayReadModels(db: SqlClient, options: ReplayOptions): P
       let count = 0;
       let batches = 0;
       const reading = { pageSize: batchSize, readAhead: db.kind === 'postgres', withEarlier };
-      const pipeline = new ProjectionPipeline(scratch, how);
+      const pipeline = new ProjectionPipeline(scratch, how, options.streamSource);
       try {
         await forEachPinnedPage(store, end.snapshot, from, reading, async ({ events, earlier }) => {
           signal.throwIfAborted();

@@ -8,13 +8,18 @@ import {
   SubscribeOptions,
 } from '../event-store.port';
 import { compareCheckpoints } from '../feed-checkpoint';
-import {
-  lastCommittedCheckpoint,
-  loadCheckpointRow,
-  lockCheckpoint,
-  readFeedRows,
-  saveCheckpoint,
-} from './read-sql';
+import { loadCheckpointRow, lockCheckpoint, saveCheckpoint } from './read-sql';
+
+/**
+ * Where a subscription reads the feed: the events table of this database, or another store whose
+ * subscribers keep their checkpoints here (the EventStoreDB adapter).
+ */
+export interface SubscriptionFeed {
+  /** readFeed; `within` is the batch's transaction, which a feed in this database reads in. */
+  read(after: FeedCheckpoint, limit: number, within?: SqlQueryable): Promise<RecordedEvent[]>;
+  /** The last committed event's place, null on an empty feed. */
+  lastCommitted(): Promise<FeedCheckpoint | null>;
+}
 
 const DEFAULT_BATCH_SIZE = 100;
 const DEFAULT_POLL_INTERVAL_MS = 50;
@@ -62,6 +67,7 @@ export class PollingSubscription implements FeedSubscription {
     private readonly statements: SqlQueryable,
     options: SubscribeOptions,
     private readonly onStopped: (subscription: PollingSubscription) => void,
+    private readonly feed: SubscriptionFeed,
   ) {
     const {
       subscriptionId,
@@ -107,7 +113,7 @@ export class PollingSubscription implements FeedSubscription {
 
   async caughtUp(): Promise<void> {
     if (this.finished || this.stopping) throw new Error(`subscription ${this.subscriptionId} is stopped`);
-    const target = await lastCommittedCheckpoint(this.statements);
+    const target = await this.feed.lastCommitted();
     if (target === null) return;
     await new Promise<void>((resolve, reject) => {
       if (this.finished) {
@@ -160,11 +166,11 @@ export class PollingSubscription implements FeedSubscription {
   /** One batch; returns how many events it processed. */
   private async step(): Promise<number> {
     // A cheap look outside any transaction first, so an idle subscription takes no locks.
-    const probe = await readFeedRows(this.statements, this.current, 1);
+    const probe = await this.feed.read(this.current, 1);
     if (probe.length === 0) return 0;
     const outcome = await this.db.transaction(async (tx) => {
       const stored = await lockCheckpoint(tx, this.subscriptionId);
-      const events = await readFeedRows(tx, stored, this.batchSize);
+      const events = await this.feed.read(stored, this.batchSize, tx);
       const last = events[events.length - 1];
       if (!last) return { checkpoint: stored, processed: 0 }; // another process got there first
       await this.handle(events, tx);

@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { settledInOrder, SqlClient, SqlQueryable, SqlState, sqlStateOf } from '@payouts/database';
+import { AppendObserver, observeAppend } from '../append-observer';
 import { EncodedAppend, encodeAppends } from '../encode-appends';
 import { DuplicateEventIdError, StreamVersionConflictError } from '../errors';
 import {
@@ -33,6 +33,7 @@ import {
   checkpointAtRow,
   feedSnapshotRow,
   isSnapshotToken,
+  lastCommittedCheckpoint,
   loadCheckpointRow,
   readFeedAsOfRows,
   readFeedRows,
@@ -66,12 +67,6 @@ class ConflictSignal extends Error {
   }
 }
 
-/** What the store reports of each append, for the app's metrics (docs/design.md#metrics). */
-export interface AppendObserver {
-  /** `conflict`: a StreamVersionConflictError; `error`: any other failure. */
-  appended(seconds: number, outcome: 'ok' | 'conflict' | 'error'): void;
-}
-
 /**
  * The event store on PostgreSQL, through the SqlClient seam: the same SQL runs on the embedded
  * PGlite database and on a PostgreSQL server (migration 0001 creates the tables).
@@ -93,19 +88,8 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
-  async append(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult> {
-    const observer = this.options.observer;
-    if (!observer) return this.appendUnobserved(appends, options);
-    const started = performance.now();
-    try {
-      const result = await this.appendUnobserved(appends, options);
-      observer.appended((performance.now() - started) / 1000, 'ok');
-      return result;
-    } catch (error) {
-      const outcome = error instanceof StreamVersionConflictError ? 'conflict' : 'error';
-      observer.appended((performance.now() - started) / 1000, outcome);
-      throw error;
-    }
+  append(appends: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult> {
+    return observeAppend(this.options.observer, () => this.appendUnobserved(appends, options));
   }
 
   private async appendUnobserved(appends: StreamAppend[], options: AppendOptions): Promise<AppendResult> {
@@ -232,8 +216,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribe(options: SubscribeOptions): FeedSubscription {
-    const subscription = new PollingSubscription(this.db, this.statements, options, (stopped) =>
-      this.subscriptions.delete(stopped),
+    const subscription = new PollingSubscription(
+      this.db,
+      this.statements,
+      options,
+      (stopped) => this.subscriptions.delete(stopped),
+      {
+        read: (after, limit, within) => readFeedRows(within ?? this.statements, after, limit),
+        lastCommitted: () => lastCommittedCheckpoint(this.statements),
+      },
     );
     this.subscriptions.add(subscription);
     if (options.wakeOnAppend === false) this.quietSubscriptions.add(subscription);
