@@ -62,6 +62,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         'WEBHOOK_ALLOW_INSECURE_TARGETS=true: http and loopback targets are allowed (never in production)',
       );
     }
+    if (webhooks.proxyUrl) {
+      // Never the URL itself: it may carry the proxy's password.
+      this.logger.log(
+        `webhook attempts leave through the forward proxy ${webhooks.proxyUrl.host} (WEBHOOK_PROXY_URL)`,
+      );
+    }
     const queue = new DeliveryQueue(this.db);
     // On every scrape (docs/design.md#metrics); each attempt is counted as it is made.
     this.metrics.webhookQueueDepth(() => queue.depth(WEBHOOK_QUEUE_CAP));
@@ -73,6 +79,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         pollMs: webhooks.pollMs,
         maxInFlight: webhooks.maxInFlight,
         policy: { allowInsecure: webhooks.allowInsecureTargets },
+        proxyUrl: webhooks.proxyUrl,
         log: (level, message) => this.logger[level](message),
         checkoutSecret: (credentialId) => accounts.checkoutSecret(credentialId),
         observer: this.metrics,

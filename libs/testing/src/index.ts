@@ -4,3 +4,4 @@ export * from './money-invariants';
 export * from './socket-writes';
 export * from './funds-flow-ledger';
 export * from './cli-databases';
+export * from './forward-proxy';

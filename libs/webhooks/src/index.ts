@@ -9,6 +9,7 @@ export * from './verify';
 export * from './ip-address';
 export * from './target-policy';
 export * from './http-delivery';
+export * from './proxy-tunnel';
 export * from './schedule';
 export * from './payout-webhook-event';
 export * from './store/webhook-endpoints';

@@ -16,6 +16,8 @@ export interface CheckoutTestWebhookOptions {
   resolve?: ResolveHost;
   /** Default REQUEST_TIMEOUT_MS (10 s), as every checkout attempt. */
   timeoutMs?: number;
+  /** WEBHOOK_PROXY_URL: through the same forward proxy as every other attempt. */
+  proxyUrl?: URL;
 }
 
 export type CheckoutTestWebhookResult =
@@ -47,6 +49,7 @@ export async function sendCheckoutTestWebhook(
   const result = await postWebhook(target, body, signature, {
     timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
     signatureHeaderName: CHECKOUT_SIGNATURE_HEADER,
+    proxyUrl: options.proxyUrl,
   });
   if (result.delivered) return { delivered: true, body };
   const reason = result.error ?? `HTTP ${result.statusCode}: not a 2xx answer`;

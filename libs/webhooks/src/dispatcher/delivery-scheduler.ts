@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   timeoutMs?: number;
   /** DNS for the targets; default the system resolver. */
   resolve?: ResolveHost;
+  /** WEBHOOK_PROXY_URL: every attempt leaves through this forward proxy (http-delivery.ts). */
+  proxyUrl?: URL;
   /** Where to report what went wrong; never given a secret. */
   log?: (level: 'warn' | 'error', message: string) => void;
   /**
@@ -178,6 +180,7 @@ export class DeliveryScheduler {
       result = await postWebhook(resolved, delivery.body, signature.value, {
         timeoutMs: this.options.timeoutMs ?? REQUEST_TIMEOUT_MS,
         signatureHeaderName: signature.headerName,
+        proxyUrl: this.options.proxyUrl,
       });
     } catch (error) {
       result = {

@@ -48,6 +48,7 @@ export class TestWebhookRoute {
     if (!secret) throw new ApiError(409, 'webhook_not_configured', 'this key has no API secret to sign with');
     const sent = await sendCheckoutTestWebhook(url, secret, {
       policy: { allowInsecure: this.config.webhooks.allowInsecureTargets },
+      proxyUrl: this.config.webhooks.proxyUrl,
     });
     if (!sent.delivered) {
       const status = sent.status === undefined ? '' : ` (it answered ${sent.status})`;
