@@ -3,7 +3,7 @@ import { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { APP_CONFIG, SQL_CLIENT } from '@payouts/platform';
-import { resolveEncryptionKey } from '@payouts/accounts';
+import { resolveEncryptionKeys } from '@payouts/accounts';
 import { ACCOUNTS } from './gateway.tokens';
 
 /**
@@ -15,7 +15,7 @@ import { ACCOUNTS } from './gateway.tokens';
     {
       provide: ACCOUNTS,
       useFactory: (db: SqlClient, config: AppConfig) =>
-        new AccountsRepository(db, resolveEncryptionKey(config)),
+        new AccountsRepository(db, resolveEncryptionKeys(config)),
       inject: [SQL_CLIENT, APP_CONFIG],
     },
   ],

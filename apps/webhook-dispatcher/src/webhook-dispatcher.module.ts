@@ -21,7 +21,7 @@ import {
   KafkaTransport,
   startRelay,
 } from '@payouts/webhooks';
-import { resolveEncryptionKey } from '@payouts/accounts';
+import { resolveEncryptionKeys } from '@payouts/accounts';
 
 /** After a failed start of the Kafka consumer (broker not up yet), the next try. */
 const CONSUMER_RETRY_MS = 5_000;
@@ -52,7 +52,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const encryptionKey = resolveEncryptionKey(this.config);
+    const encryptionKey = resolveEncryptionKeys(this.config);
     const box = new SecretBox(encryptionKey);
     // Checkout webhooks are signed with the API secret of the credential that created the order.
     const accounts = new AccountsRepository(this.db, encryptionKey);

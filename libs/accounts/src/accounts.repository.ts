@@ -3,6 +3,7 @@ import { ENVIRONMENTS, Environment } from '@payouts/domain';
 import { AuthenticatedCredential, CredentialLookUp } from './credential-look-up';
 import { requireBoolean, requireEnvironment, requireText, scopesFor } from './account-input';
 import { normaliseOrigin } from './origins';
+import type { KeyMaterial } from './encryption-keys';
 import { SecretBox } from './secret-box';
 import {
   CREDENTIAL_KINDS,
@@ -54,7 +55,7 @@ export class AccountsRepository {
   readonly #box: SecretBox;
   readonly #credentials: CredentialLookUp;
 
-  constructor(db: SqlClient, secretKey: Buffer) {
+  constructor(db: SqlClient, secretKey: KeyMaterial) {
     this.#db = db;
     this.#box = new SecretBox(secretKey);
     this.#credentials = new CredentialLookUp(db);

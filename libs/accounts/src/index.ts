@@ -7,5 +7,7 @@ export { SecretBox } from './secret-box';
 export { secureRandomBytes } from './secure-random';
 export { copyOf32ByteKey } from './key-copy';
 export { resolveEncryptionKey, deriveSubkey } from './encryption-key';
+export { resolveEncryptionKeys, deriveSubkeys, keysToTry } from './encryption-keys';
+export type { EncryptionKeys, KeyMaterial } from './encryption-keys';
 export type { IssuedCredential, CredentialSummary } from './accounts.repository';
 export type { AuthenticatedCredential } from './credential-look-up';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { resolveEncryptionKey } from '@payouts/accounts';
+import { resolveEncryptionKeys } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { APP_CONFIG, SQL_CLIENT } from '@payouts/platform';
@@ -24,7 +24,7 @@ import { OrderIds } from './shared/order-ids';
   providers: [
     {
       provide: CheckoutPageTokens,
-      useFactory: (config: AppConfig) => CheckoutPageTokens.fromEncryptionKey(resolveEncryptionKey(config)),
+      useFactory: (config: AppConfig) => CheckoutPageTokens.fromEncryptionKey(resolveEncryptionKeys(config)),
       inject: [APP_CONFIG],
     },
     { provide: OrderIds, useFactory: (db: SqlClient) => new OrderIds(db), inject: [SQL_CLIENT] },

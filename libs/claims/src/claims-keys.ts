@@ -1,7 +1,7 @@
 import type { AppConfig } from '@payouts/config';
-import { deriveSubkey, resolveEncryptionKey } from '@payouts/accounts';
+import { deriveSubkey, KeyMaterial, keysToTry, resolveEncryptionKeys } from '@payouts/accounts';
 
-/** The keys of the claim flow, all from the one ENCRYPTION_KEY. */
+/** The keys of the claim flow, all from the one ENCRYPTION_KEY (and its predecessor during a rotation). */
 export interface ClaimsKeys {
   /** AES-256-GCM key of the receiving-details vault (the encryption key itself). */
   encryptionKey: Buffer;
@@ -10,16 +10,21 @@ export interface ClaimsKeys {
    * the MACs and the ciphertexts never share a key.
    */
   hmacKey: Buffer;
+  /** During an ENCRYPTION_KEY rotation: the same two keys from ENCRYPTION_KEY_PREVIOUS. */
+  previous?: { encryptionKey: Buffer; hmacKey: Buffer };
 }
 
 const HMAC_KEY_INFO = 'payouts/claims/hmac/v1';
 
-export function deriveClaimsKeys(encryptionKey: Buffer): ClaimsKeys {
-  const hmacKey = deriveSubkey(encryptionKey, HMAC_KEY_INFO);
-  return { encryptionKey: Buffer.from(encryptionKey), hmacKey };
+export function deriveClaimsKeys(encryptionKey: KeyMaterial): ClaimsKeys {
+  const [current, previous] = keysToTry(encryptionKey, 'encryption key');
+  const keys = { encryptionKey: current!, hmacKey: deriveSubkey(current!, HMAC_KEY_INFO) };
+  return previous === undefined
+    ? keys
+    : { ...keys, previous: { encryptionKey: previous, hmacKey: deriveSubkey(previous, HMAC_KEY_INFO) } };
 }
 
-/** The claim flow's keys, from the one key of the installation (resolveEncryptionKey). */
+/** The claim flow's keys, from the installation's key(s) (resolveEncryptionKeys). */
 export function resolveClaimsKeys(config: AppConfig): ClaimsKeys {
-  return deriveClaimsKeys(resolveEncryptionKey(config));
+  return deriveClaimsKeys(resolveEncryptionKeys(config));
 }

@@ -27,12 +27,16 @@ const CLAIMS_KEYS = Symbol('CLAIMS_KEYS');
     {
       provide: RECEIVING_DETAILS_VAULT,
       useFactory: (db: SqlClient, keys: ClaimsKeys) =>
-        new PostgresReceivingDetailsVault(db, keys.encryptionKey),
+        new PostgresReceivingDetailsVault(db, {
+          current: keys.encryptionKey,
+          ...(keys.previous ? { previous: keys.previous.encryptionKey } : {}),
+        }),
       inject: [SQL_CLIENT, CLAIMS_KEYS],
     },
     {
       provide: VerificationCodeStore,
-      useFactory: (db: SqlClient, keys: ClaimsKeys) => new VerificationCodeStore(db, keys.hmacKey),
+      useFactory: (db: SqlClient, keys: ClaimsKeys) =>
+        new VerificationCodeStore(db, keys.hmacKey, keys.previous?.hmacKey),
       inject: [SQL_CLIENT, CLAIMS_KEYS],
     },
     {

@@ -3,7 +3,7 @@ import type { SqlClient, SqlQueryable } from '@payouts/database';
 import type { PlannedRow } from '@payouts/write-side';
 // SecretBox is not (yet) exported by @payouts/accounts' index; it is the same class the accounts
 // repository uses for the checkout API secret.
-import { SecretBox } from '@payouts/accounts';
+import { KeyMaterial, SecretBox } from '@payouts/accounts';
 import { ReceivingDetailsChangedError, ReceivingDetailsVault } from './receiving-details-vault';
 
 // A save that meets a confirm in flight waits for its row lock, then sees confirmed_at and writes
@@ -39,7 +39,7 @@ export class PostgresReceivingDetailsVault implements ReceivingDetailsVault {
   readonly #db: SqlClient;
   readonly #box: SecretBox;
 
-  constructor(db: SqlClient, encryptionKey: Buffer) {
+  constructor(db: SqlClient, encryptionKey: KeyMaterial) {
     this.#db = db;
     this.#box = new SecretBox(encryptionKey);
   }
@@ -50,7 +50,7 @@ export class PostgresReceivingDetailsVault implements ReceivingDetailsVault {
       // The pages store only what parseReceivingDetails returned; anything else is a bug.
       throw new TypeError('refusing to store receiving details that parseReceivingDetails would not produce');
     }
-    const ciphertext = this.#box.encrypt(JSON.stringify(details), associatedData(payoutId));
+    const ciphertext = this.#box.encrypt(JSON.stringify(details), receivingDetailsAssociatedData(payoutId));
     const saved = await this.#db.query(SAVE_SQL, [payoutId, ciphertext]);
     return saved.rows.length === 1;
   }
@@ -84,7 +84,7 @@ export class PostgresReceivingDetailsVault implements ReceivingDetailsVault {
 
   #open(payoutId: string, ciphertext: string): ReceivingDetails {
     // SecretBox's error names no key, ciphertext or plaintext.
-    const json = this.#box.decrypt(ciphertext, associatedData(payoutId));
+    const json = this.#box.decrypt(ciphertext, receivingDetailsAssociatedData(payoutId));
     let details: unknown;
     try {
       details = JSON.parse(json);
@@ -109,7 +109,8 @@ export class PostgresReceivingDetailsVault implements ReceivingDetailsVault {
   }
 }
 
-function associatedData(payoutId: string): string {
+/** What binds a ciphertext to its payout's row (also for `npm run rotate-encryption-key`). */
+export function receivingDetailsAssociatedData(payoutId: string): string {
   return `receiving_details:${payoutId}`;
 }
 

@@ -44,13 +44,22 @@ const MAX_PURGE_BATCHES = 1_000;
 export class VerificationCodeStore {
   readonly #db: SqlClient;
   readonly #hmacKey: Buffer;
+  /**
+   * During an ENCRYPTION_KEY rotation, the previous key's HMAC key: a code e-mailed just before
+   * the switch still verifies (for its 10 minutes). Client keys are hashed under the current key
+   * only, so a client's attempt window starts afresh once, at the switch.
+   */
+  readonly #previousHmacKey: Buffer | undefined;
 
-  constructor(db: SqlClient, hmacKey: Buffer) {
-    if (!Buffer.isBuffer(hmacKey) || hmacKey.length < 32) {
-      throw new Error('the verification code HMAC key must be at least 32 bytes');
+  constructor(db: SqlClient, hmacKey: Buffer, previousHmacKey?: Buffer) {
+    for (const key of [hmacKey, ...(previousHmacKey === undefined ? [] : [previousHmacKey])]) {
+      if (!Buffer.isBuffer(key) || key.length < 32) {
+        throw new Error('the verification code HMAC key must be at least 32 bytes');
+      }
     }
     this.#db = db;
     this.#hmacKey = Buffer.from(hmacKey);
+    this.#previousHmacKey = previousHmacKey === undefined ? undefined : Buffer.from(previousHmacKey);
   }
 
   /**
@@ -155,7 +164,7 @@ export class VerificationCodeStore {
       if (row.failed_attempts >= limits.maxWrongAttempts) return { outcome: 'locked' };
       if (now.getTime() >= timeOf(row.expires_at)) return { outcome: 'expired' };
 
-      if (sameHash(row.code_hash, this.#codeHash(payoutId, linkId, code))) {
+      if (this.#matches(row.code_hash, payoutId, linkId, code)) {
         await tx.query(MARK_USED_SQL, [payoutId, now.toISOString()]);
         return { outcome: 'verified' };
       }
@@ -219,13 +228,20 @@ export class VerificationCodeStore {
     return null;
   }
 
-  #codeHash(payoutId: string, linkId: string, code: string): string {
-    return this.#mac(['code', payoutId, linkId, code]);
+  #codeHash(payoutId: string, linkId: string, code: string, key = this.#hmacKey): string {
+    return this.#mac(['code', payoutId, linkId, code], key);
+  }
+
+  /** The stored hash is of this code, under the current key or, during a rotation, the previous one. */
+  #matches(storedHex: string, payoutId: string, linkId: string, code: string): boolean {
+    if (sameHash(storedHex, this.#codeHash(payoutId, linkId, code))) return true;
+    const previous = this.#previousHmacKey;
+    return previous !== undefined && sameHash(storedHex, this.#codeHash(payoutId, linkId, code, previous));
   }
 
   /** JSON of the parts: unambiguous whatever characters the ids hold. */
-  #mac(parts: string[]): string {
-    return createHmac('sha256', this.#hmacKey).update(JSON.stringify(parts)).digest('hex');
+  #mac(parts: string[], key = this.#hmacKey): string {
+    return createHmac('sha256', key).update(JSON.stringify(parts)).digest('hex');
   }
 }
 

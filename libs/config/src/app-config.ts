@@ -20,6 +20,11 @@ export interface AppConfig {
   dataDir: string;
   /** Unset: the operator API answers 401 to everyone. */
   operatorToken: string | undefined;
+  /**
+   * OPERATOR_TOKEN_PREVIOUS: during a rotation only, the token OPERATOR_TOKEN replaced, still
+   * accepted (docs/operations.md#rotate-the-operator-token).
+   */
+  operatorTokenPrevious: string | undefined;
   logLevel: LogLevel;
   /** How often an idle subscriber looks for new events. */
   projectorPollMs: number;
@@ -44,6 +49,11 @@ export interface AppConfig {
   defaultLimits: LedgerLimits;
   /** 32-byte key for secrets kept encrypted at rest; unset: a key file generated under DATA_DIR. */
   encryptionKey: Buffer | undefined;
+  /**
+   * During a rotation only, the key ENCRYPTION_KEY replaced: still accepted to decrypt and verify,
+   * never used for anything new (docs/operations.md#rotate-encryption_key).
+   */
+  encryptionKeyPrevious: Buffer | undefined;
   /** Requests per second per credential, sustained, and at once (per gateway process). */
   rateLimit: { perSecond: number; burst: number };
   /**
@@ -134,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPendingPerCustomer: integer(env, 'DEFAULT_MAX_PENDING_PER_CUSTOMER', 5, 1, 1_000_000),
     },
     encryptionKey: encryptionKey(env),
+    encryptionKeyPrevious: encryptionKeyPrevious(env),
     smtpUrl: smtp,
     mailFrom: mailFrom(env, publicBaseUrl),
     devMailbox: devMailbox(env, { databaseUrl, smtpUrl: smtp, operatorToken }),
@@ -153,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreConnectionString: eventStoreConnectionString(env),
     dataDir: nonEmpty(env.DATA_DIR) ?? './.data',
     operatorToken,
+    operatorTokenPrevious: operatorTokenPrevious(env, operatorToken),
     logLevel,
     projectorPollMs: integer(env, 'PROJECTOR_POLL_MS', 50, 5, 60_000),
     // At most one less than the most a lag is counted to (EVENT_STORE_LIMITS.maxFeedPage).
@@ -248,6 +260,30 @@ function encryptionKey(env: NodeJS.ProcessEnv): Buffer | undefined {
   const key = Buffer.from(raw, 'base64');
   if (key.length !== 32)
     throw new ConfigurationError('ENCRYPTION_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+  return key;
+}
+
+/** Only beside ENCRYPTION_KEY, and another key than it: a rotation has two keys. */
+function encryptionKeyPrevious(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const raw = nonEmpty(env.ENCRYPTION_KEY_PREVIOUS);
+  if (raw === undefined) return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigurationError(
+      'ENCRYPTION_KEY_PREVIOUS must be 32 bytes, base64-encoded, as ENCRYPTION_KEY',
+    );
+  }
+  const current = encryptionKey(env);
+  if (current === undefined) {
+    throw new ConfigurationError(
+      'ENCRYPTION_KEY_PREVIOUS needs ENCRYPTION_KEY: the new key, which encrypts from now on',
+    );
+  }
+  if (current.equals(key)) {
+    throw new ConfigurationError(
+      'ENCRYPTION_KEY_PREVIOUS is the same key as ENCRYPTION_KEY: set it to the key being replaced',
+    );
+  }
   return key;
 }
 
@@ -351,4 +387,21 @@ function webhookProxyUrl(env: NodeJS.ProcessEnv): URL | undefined {
     );
   }
   return url;
+}
+
+function operatorTokenPrevious(env: NodeJS.ProcessEnv, current: string | undefined): string | undefined {
+  const previous = nonEmpty(env.OPERATOR_TOKEN_PREVIOUS);
+  if (previous === undefined) return undefined;
+  if (current === undefined) {
+    throw new ConfigurationError('OPERATOR_TOKEN_PREVIOUS needs OPERATOR_TOKEN: the new token');
+  }
+  if (previous.length < 24) {
+    throw new ConfigurationError('OPERATOR_TOKEN_PREVIOUS must be at least 24 characters, as OPERATOR_TOKEN');
+  }
+  if (previous === current) {
+    throw new ConfigurationError(
+      'OPERATOR_TOKEN_PREVIOUS is the same as OPERATOR_TOKEN: set it to the token being replaced',
+    );
+  }
+  return previous;
 }

@@ -133,3 +133,23 @@ describe('configuration from the environment', () => {
     );
   });
 });
+
+describe('OPERATOR_TOKEN_PREVIOUS', () => {
+  const current = 'a'.repeat(32);
+  it('is read during a rotation, beside the new OPERATOR_TOKEN', () => {
+    const previous = 'b'.repeat(32);
+    expect(
+      loadConfig({ OPERATOR_TOKEN: current, OPERATOR_TOKEN_PREVIOUS: previous }).operatorTokenPrevious,
+    ).toBe(previous);
+    expect(loadConfig({ OPERATOR_TOKEN: current }).operatorTokenPrevious).toBeUndefined();
+  });
+
+  it.each([
+    [{ OPERATOR_TOKEN_PREVIOUS: 'b'.repeat(32) }, /needs OPERATOR_TOKEN/],
+    [{ OPERATOR_TOKEN: current, OPERATOR_TOKEN_PREVIOUS: 'short' }, /at least 24 characters/],
+    [{ OPERATOR_TOKEN: current, OPERATOR_TOKEN_PREVIOUS: current }, /the same as OPERATOR_TOKEN/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigurationError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -58,6 +58,9 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
       secret: true,
     },
   ),
+  variable('OPERATOR_TOKEN_PREVIOUS', 'During a rotation only: the replaced OPERATOR_TOKEN, still accepted', {
+    secret: true,
+  }),
   variable('DEFAULT_FEE_PER_PAYOUT', "Fee per payout of a new account's ledgers"),
   variable('DEFAULT_MIN_PAYOUT', 'Smallest payout amount of a new account'),
   variable('DEFAULT_MAX_PAYOUT', 'Largest payout amount of a new account'),
@@ -87,6 +90,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
     requiredInServer: true,
     secret: true,
   }),
+  variable(
+    'ENCRYPTION_KEY_PREVIOUS',
+    'During a key rotation only: the replaced ENCRYPTION_KEY, still accepted to decrypt and verify',
+    { secret: true },
+  ),
   variable('WORKER_POLL_MS', 'How often the worker looks for work that is due'),
   variable('SETTLEMENT_HOUR_UTC', 'Hour (UTC) of the daily automatic settlement run'),
   variable('RAIL_SIMULATOR_DELAY_MS', 'How long the built-in payout rail simulator takes to settle'),

@@ -104,7 +104,14 @@ describe('CONFIG_VARIABLES, the list of every configuration variable', () => {
       'SMTP_URL',
     ]);
     const secrets = CONFIG_VARIABLES.filter((entry) => entry.secret).map((entry) => entry.name);
-    expect(sorted(secrets)).toEqual(['DATABASE_URL', 'ENCRYPTION_KEY', 'OPERATOR_TOKEN', 'SMTP_URL']);
+    expect(sorted(secrets)).toEqual([
+      'DATABASE_URL',
+      'ENCRYPTION_KEY',
+      'ENCRYPTION_KEY_PREVIOUS',
+      'OPERATOR_TOKEN',
+      'OPERATOR_TOKEN_PREVIOUS',
+      'SMTP_URL',
+    ]);
     expect(configVariable('KAFKA_BROKERS')?.requiredInServer).toBe(false);
     expect(configVariable('NOT_A_VARIABLE')).toBeUndefined();
   });

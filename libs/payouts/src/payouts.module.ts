@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@payouts/config';
 import { APP_CONFIG } from '@payouts/platform';
-import { resolveEncryptionKey } from '@payouts/accounts';
+import { resolveEncryptionKeys } from '@payouts/accounts';
 import { WriteSideModule } from '@payouts/write-side';
 import { CancelPayoutHandler } from './cancel-payout/cancel-payout.handler';
 import { IssueClaimLinkHandler } from './claim-link/issue-claim-link.handler';
@@ -35,12 +35,12 @@ import { SealedAnswerUrls } from './shared/sealed-answer-urls';
   providers: [
     {
       provide: ClaimLinkTokens,
-      useFactory: (config: AppConfig) => ClaimLinkTokens.fromEncryptionKey(resolveEncryptionKey(config)),
+      useFactory: (config: AppConfig) => ClaimLinkTokens.fromEncryptionKey(resolveEncryptionKeys(config)),
       inject: [APP_CONFIG],
     },
     {
       provide: SealedAnswerUrls,
-      useFactory: (config: AppConfig) => new SealedAnswerUrls(resolveEncryptionKey(config)),
+      useFactory: (config: AppConfig) => new SealedAnswerUrls(resolveEncryptionKeys(config)),
       inject: [APP_CONFIG],
     },
     PayoutTransitions,

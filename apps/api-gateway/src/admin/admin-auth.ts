@@ -31,17 +31,21 @@ export class OperatorGuard implements CanActivate {
 
 /**
  * Throws 401 `unauthenticated` unless the Authorization header carries OPERATOR_TOKEN (never
- * when it is unset). Compares digests, so neither timing nor length says anything about it.
+ * when it is unset), or during a rotation OPERATOR_TOKEN_PREVIOUS. Compares digests, both of them
+ * every time, so neither timing nor length says anything about either.
  */
 export function assertOperator(
   authorization: string | undefined,
-  config: Pick<AppConfig, 'operatorToken'>,
+  config: Pick<AppConfig, 'operatorToken' | 'operatorTokenPrevious'>,
 ): void {
   const token = bearerToken(authorization);
   const operatorToken = config.operatorToken;
   if (!token || !operatorToken) throw unauthenticated('operator');
   const digest = (value: string) => createHash('sha256').update(value).digest();
-  if (!timingSafeEqual(digest(token), digest(operatorToken))) throw unauthenticated('operator');
+  const given = digest(token);
+  const current = timingSafeEqual(given, digest(operatorToken));
+  const previous = timingSafeEqual(given, digest(config.operatorTokenPrevious ?? operatorToken));
+  if (!current && !previous) throw unauthenticated('operator');
 }
 
 /** The dashboard's APIs: the account's admin token, checked before any pipe reads the body. */

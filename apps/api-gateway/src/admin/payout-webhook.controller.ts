@@ -28,7 +28,7 @@ import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { ApiError, apiValidationPipe } from '@payouts/http';
 import { EVENT_LOG_PAGE, TargetPolicy, WebhookEndpoints, WebhookEvents } from '@payouts/webhooks';
-import { resolveEncryptionKey } from '@payouts/accounts';
+import { resolveEncryptionKeys } from '@payouts/accounts';
 import { ApiErrors } from '../openapi/decorators';
 import {
   PayoutWebhookEndpointResponse,
@@ -66,7 +66,7 @@ export class PayoutWebhookController {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.endpoints = new WebhookEndpoints(db, new SecretBox(resolveEncryptionKey(config)));
+    this.endpoints = new WebhookEndpoints(db, new SecretBox(resolveEncryptionKeys(config)));
     this.events = new WebhookEvents(db);
     this.policy = { allowInsecure: config.webhooks.allowInsecureTargets };
   }

@@ -1,7 +1,7 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { resolveEncryptionKey } from '@payouts/accounts';
+import { resolveEncryptionKeys } from '@payouts/accounts';
 import { CheckoutModule } from '@payouts/checkout';
 import type { AppConfig } from '@payouts/config';
 import { answerNotFoundOnPages, APP_CONFIG } from '@payouts/platform';
@@ -18,7 +18,7 @@ import { CheckoutPagesController } from './checkout-pages.controller';
   providers: [
     {
       provide: CheckoutCsrf,
-      useFactory: (config: AppConfig) => new CheckoutCsrf(resolveEncryptionKey(config)),
+      useFactory: (config: AppConfig) => new CheckoutCsrf(resolveEncryptionKeys(config)),
       inject: [APP_CONFIG],
     },
   ],

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { copyOf32ByteKey, deriveSubkey } from '@payouts/accounts';
+import { copyOf32ByteKey, deriveSubkeys, KeyMaterial } from '@payouts/accounts';
 
 /** HKDF info of the hosted-page key: its own key, never the encryption key itself. */
 const KEY_INFO = 'payouts/checkout-pages/v1';
@@ -18,8 +18,12 @@ export class CheckoutPageTokens {
     this.#key = copyOf32ByteKey(key, 'checkout page key');
   }
 
-  static fromEncryptionKey(encryptionKey: Buffer): CheckoutPageTokens {
-    return new CheckoutPageTokens(deriveSubkey(encryptionKey, KEY_INFO));
+  /**
+   * Under the current key only. A page opens by its token's hash, never by the key, so pages
+   * issued before an ENCRYPTION_KEY rotation keep opening without the previous key.
+   */
+  static fromEncryptionKey(encryptionKey: KeyMaterial): CheckoutPageTokens {
+    return new CheckoutPageTokens(deriveSubkeys(encryptionKey, KEY_INFO)[0]!);
   }
 
   /** The order's page token and the hash its order keeps. */

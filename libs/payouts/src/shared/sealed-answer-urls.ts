@@ -1,4 +1,4 @@
-import { SecretBox } from '@payouts/accounts';
+import { KeyMaterial, SecretBox } from '@payouts/accounts';
 
 type UrlField = 'url' | 'payout_url';
 
@@ -14,7 +14,7 @@ const SEALED = 'sealed_url';
 export class SealedAnswerUrls {
   readonly #box: SecretBox;
 
-  constructor(encryptionKey: Buffer) {
+  constructor(encryptionKey: KeyMaterial) {
     this.#box = new SecretBox(encryptionKey);
   }
 
@@ -35,7 +35,34 @@ export class SealedAnswerUrls {
     // A URL that does not decrypt (a changed ENCRYPTION_KEY) is an error, never a null link.
     return { ...answer, [field]: this.#box.decrypt(sealed, associatedData(field, answer.payout_id)) };
   }
+
+  /**
+   * For `npm run rotate-encryption-key`: the stored answer with its URL sealed again under the
+   * current key, or null when there is nothing to do (no sealed URL, or the current key sealed it).
+   * Throws when the URL opens under none of the keys.
+   */
+  resealed(stored: unknown): Record<string, unknown> | null {
+    if (typeof stored !== 'object' || stored === null) return null;
+    const answer = stored as Record<string, unknown>;
+    const sealed = answer[SEALED];
+    const payoutId = answer.payout_id;
+    if (typeof sealed !== 'string' || typeof payoutId !== 'string') return null;
+    // The emptied field names the associated data; a body is only ever sealed on one of them.
+    for (const field of URL_FIELDS.filter((name) => answer[name] === null)) {
+      let opened: { plaintext: string; underCurrentKey: boolean };
+      try {
+        opened = this.#box.open(sealed, associatedData(field, payoutId));
+      } catch {
+        continue;
+      }
+      if (opened.underCurrentKey) return null;
+      return { ...answer, [SEALED]: this.#box.encrypt(opened.plaintext, associatedData(field, payoutId)) };
+    }
+    throw new Error(`the sealed URL of the stored answer for payout ${payoutId} does not decrypt`);
+  }
 }
+
+const URL_FIELDS: readonly UrlField[] = ['url', 'payout_url'];
 
 function associatedData(field: UrlField, payoutId: string): string {
   return `idempotent-answer-${field}:${payoutId}`;
