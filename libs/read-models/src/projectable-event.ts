@@ -1,5 +1,5 @@
 import type { SqlQueryable } from '@payouts/database';
-import type { EventStore, RecordedEvent } from '@payouts/event-store';
+import type { ReadStreamOptions } from '@payouts/event-store';
 
 /** The parts of a recorded event the projections need (the event store's RecordedEvent has them). */
 export interface ProjectableEvent {
@@ -50,9 +50,12 @@ export async function projectWholeStreams<Tx, Row>(
 
 /**
  * Where a projection reads the part of a stream a batch does not hold: the event store port, in
- * the caller's transaction (a projection never reads the store's tables itself).
+ * the caller's transaction (a projection never reads the store's tables itself), or for a
+ * command's own append the port with the events that append decided (the write side's).
  */
-export type StreamSource = Pick<EventStore, 'readStream'>;
+export interface StreamSource {
+  readStream(streamId: string, options: ReadStreamOptions): Promise<{ events: readonly ProjectableEvent[] }>;
+}
 
 /** The stream's stored events from `fromVersion` to `toVersion`, read inside `tx`. */
 export async function storedEvents(
@@ -61,6 +64,6 @@ export async function storedEvents(
   streamId: string,
   fromVersion: number,
   toVersion: number,
-): Promise<RecordedEvent[]> {
+): Promise<readonly ProjectableEvent[]> {
   return (await source.readStream(streamId, { fromVersion, toVersion, within: tx })).events;
 }

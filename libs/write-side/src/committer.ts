@@ -6,11 +6,12 @@ import {
   AppendResult,
   EVENT_STORE_LIMITS,
   EventStore,
+  PendingEvent,
   RecordedEvent,
   StreamVersionConflictError,
 } from '@payouts/event-store';
 import { OverloadedError } from '@payouts/http';
-import { projectReadModels, ProjectionOptions } from '@payouts/read-models';
+import { projectReadModels, ProjectionOptions, StreamSource } from '@payouts/read-models';
 import { GroupingLimits, GroupingQueue, GroupMember, settleGroup } from './grouping-queue';
 import { OneWriterRefusal } from './one-writer-refusal';
 import { PlannedRow, writePlannedRow } from './planned-row';
@@ -153,9 +154,33 @@ function inTransactionOf(store: EventStore, plans: readonly WritePlan[]): InTran
   const rows = plans.flatMap((plan) => plan.rows);
   return async (tx, events) => {
     await settledInOrder([
-      projectReadModels(tx, store, events, projection),
+      projectReadModels(tx, withDecided(store, events), events, projection),
       rows.length === 0 ? Promise.resolve() : writeRows(batchingRows(tx), rows),
     ]);
+  };
+}
+
+/**
+ * The store as a command's own projection reads it: each stream with the events this append
+ * decided. The PostgreSQL store holds them in the transaction already; EventStoreDB writes them
+ * only once the decision commits (docs/eventstoredb.md), so they come from the hook's own list.
+ */
+function withDecided(store: EventStore, decided: readonly PendingEvent[]): StreamSource {
+  return {
+    async readStream(streamId, options) {
+      const { events } = await store.readStream(streamId, options);
+      const from = options.fromVersion ?? 1;
+      const to = options.toVersion ?? Number.MAX_SAFE_INTEGER;
+      const read = new Set(events.map((event) => event.streamVersion));
+      const added = decided.filter(
+        (event) =>
+          event.streamId === streamId &&
+          event.streamVersion >= from &&
+          event.streamVersion <= to &&
+          !read.has(event.streamVersion),
+      );
+      return { events: [...events, ...added] };
+    },
   };
 }
 

@@ -1,36 +1,13 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { chainLink, ExportedEvent } from '@payouts/audit';
 import { migrate } from '@payouts/database';
 import { PostgresEventStore, FEED_START } from '@payouts/event-store';
 import { cliDatabase, CliDatabase, testBackends, usingCliDatabase as using } from '@payouts/testing';
 import { appendHistory, AT, chainEverything, LEDGER } from '../../../libs/audit/src/testing/audit-history';
 import { StoredEventTampering } from '../../../libs/event-store/src/testing/stored-event-tampering';
-import { DIST } from '../spawn-app';
+import { runAudit } from './audit-process';
 
-const MAIN = join(DIST, 'tools', 'audit', 'main.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The built CLI as its own process (`npm run build` first), as an auditor runs it. */
-function audit(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The built CLI as its own process (audit-process.ts). */
+const audit = runAudit;
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
