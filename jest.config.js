@@ -16,7 +16,7 @@ const nestEsmToCommonJs = [
 ];
 
 const aliases = {
-  '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|platform|http|clock|testing|idempotency|accounts|payout-rail|mail|claims|webhooks|write-side|checkout|settlements|audit)$':
+  '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|platform|http|clock|testing|idempotency|accounts|payout-rail|mail|claims|webhooks|write-side|checkout|settlements|audit|web)$':
     '<rootDir>/libs/$1/src/index.ts',
   // The Prisma client is generated with .js extensions on relative imports.
   '^(\\.{1,2}/.*)\\.js$': '$1',
@@ -40,14 +40,14 @@ module.exports = {
   ],
   moduleNameMapper: aliases,
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+    '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
     // Jest needs CommonJS with import() turned into require() (tsconfig.jest.json).
-    '^.+\\.c?js$': nestEsmToCommonJs,
+    '^.+\\.[cm]?js$': nestEsmToCommonJs,
   },
-  // Transpiled from node_modules: Nest 12 (ESM only), and the two CommonJS bundles that load
-  // modules with import() (PGlite, the Prisma client runtime).
+  // Transpiled from node_modules: Nest 12 and Preact 11 (ESM only), and the CommonJS files that load
+  // modules with import() (PGlite, the Prisma client runtime, @fastify/cookie).
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|cookie|file-type|uid|content-disposition)/|@electric-sql/pglite/dist/index\.cjs$|@prisma/client/runtime/client\.js$)',
+    '/node_modules/(?!(@nestjs|cookie|@fastify/cookie|file-type|uid|content-disposition|preact|preact-render-to-string)/|@electric-sql/pglite/dist/index\.cjs$|@prisma/client/runtime/client\.js$)',
   ],
   testTimeout: 60_000,
 };

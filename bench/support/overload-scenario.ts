@@ -117,7 +117,11 @@ export async function runOverload(overload: Overload): Promise<OverloadReport> {
   await inParallel(outcome.unanswered, async (seq) => {
     const request = prepare(seq);
     const { 'content-length': _length, ...headers } = request.headers;
-    const answer = await fetch(base + request.path, { method: 'POST', headers, body: request.body }).then(
+    const answer = await fetch(base + request.path, {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(request.body),
+    }).then(
       async (response) => ({ status: String(response.status), body: await response.text() }),
       () => ({ status: 'no answer', body: '' }),
     );

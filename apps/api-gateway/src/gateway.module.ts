@@ -23,9 +23,10 @@ import { PayoutReadsRoute } from './payouts/reads/payout-reads.route';
 import { RedirectSessionRoute } from './payouts/redirect-session/redirect-session.route';
 import { ReturnUrlPolicy } from './payouts/create-payout/return-url-policy';
 import { CheckoutPagesModule } from './checkout-pages/checkout-pages.module';
+import { DashboardPagesModule } from './dashboard-pages/dashboard-pages.module';
 import { RecipientPagesModule } from './recipient/recipient-pages.module';
 
-/** The merchant-facing REST API (checkout, payouts, the operator's and the dashboard's administration) and the recipient's pages. */
+/** The merchant-facing REST API (checkout, payouts, the operator's and the dashboard's administration), the recipient's pages and the dashboard's pages. */
 @Module({
   imports: [
     PayoutsModule,
@@ -35,6 +36,7 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     GatewayAccountsModule,
     RecipientPagesModule,
     CheckoutPagesModule,
+    DashboardPagesModule,
   ],
   controllers: [
     CreatePayoutRoute,

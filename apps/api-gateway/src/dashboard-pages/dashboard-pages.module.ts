@@ -1,0 +1,62 @@
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { systemClock } from '@payouts/clock';
+import type { AppConfig } from '@payouts/config';
+import type { SqlClient } from '@payouts/database';
+import { APP_CONFIG, SQL_CLIENT } from '@payouts/platform';
+import { registerPageScope } from '@payouts/web';
+import type { FastifyInstance } from 'fastify';
+import { GatewayAccountsModule } from '../accounts.module';
+import { DASHBOARD_CLOCK } from './dashboard-clock';
+import { DashboardPageContext, DashboardRouteSet } from './dashboard-page-context';
+import { DashboardSessions } from './dashboard-sessions';
+import { EnvironmentRoutes } from './environment.routes';
+import { HomeRoutes } from './home.routes';
+import { SignInLockout } from './sign-in-lockout';
+import { SignInRoutes } from './sign-in.routes';
+import { renderErrorPage } from './views/error-page';
+
+/**
+ * The merchant dashboard's HTML pages (docs/dashboard.md). Their routes live in one encapsulated
+ * Fastify scope (registerPageScope): cookies, form bodies, the CSRF check, helmet's headers and
+ * HTML error pages apply there only, and Nest's OpenAPI document never sees them.
+ */
+@Module({
+  imports: [GatewayAccountsModule],
+  providers: [
+    { provide: DASHBOARD_CLOCK, useValue: systemClock },
+    {
+      provide: DashboardSessions,
+      useFactory: (db: SqlClient) => new DashboardSessions(db),
+      inject: [SQL_CLIENT],
+    },
+    { provide: SignInLockout, useFactory: (db: SqlClient) => new SignInLockout(db), inject: [SQL_CLIENT] },
+    DashboardPageContext,
+    HomeRoutes,
+    SignInRoutes,
+    EnvironmentRoutes,
+  ],
+})
+export class DashboardPagesModule implements OnModuleInit {
+  private readonly routeSets: DashboardRouteSet[];
+
+  constructor(
+    private readonly http: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    home: HomeRoutes,
+    signIn: SignInRoutes,
+    environment: EnvironmentRoutes,
+  ) {
+    this.routeSets = [home, signIn, environment];
+  }
+
+  onModuleInit(): void {
+    // Before the app listens; Fastify loads the scope when it starts.
+    const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
+    const https = this.config.publicBaseUrl.startsWith('https://');
+    void fastify.register(async (scope) => {
+      await registerPageScope(scope, { https, errorPage: renderErrorPage });
+      for (const routes of this.routeSets) routes.register(scope);
+    });
+  }
+}

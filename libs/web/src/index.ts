@@ -1,0 +1,17 @@
+/**
+ * The dashboard's page kit (docs/dashboard.md#the-page-kit): server-rendered Preact pages, the
+ * layout and form helpers, the stylesheet, and the Fastify scope that gives pages their cookies,
+ * CSRF check and security headers.
+ */
+export * from './paths';
+export * from './navigation';
+export * from './page-frame';
+export * from './document';
+export * from './layout';
+export * from './environment-switch';
+export * from './forms';
+export * from './form-fields';
+export * from './render-page';
+export * from './send-page';
+export * from './stylesheet';
+export * from './page-scope';

@@ -1,0 +1,42 @@
+/**
+ * The dashboard's one stylesheet, served by the app at DASHBOARD_PATHS.stylesheet (the pages'
+ * CSP allows styles from the site only: no inline style anywhere). Small screens first; colours
+ * meet WCAG AA contrast (4.5:1 for text) on their backgrounds.
+ */
+export const STYLESHEET = `
+*,*::before,*::after{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
+a{color:#0b57d0}
+a:focus-visible,button:focus-visible,input:focus-visible,main:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px}
+.skip-link{position:absolute;left:-10000px;top:0;padding:.5rem 1rem;background:#1a1a1a;color:#fff}
+.skip-link:focus{left:0;z-index:1}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.site-header{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;padding:.75rem 1rem;border-bottom:1px solid #c4c4c4}
+.site-header p{margin:0}
+.product{font-weight:700}
+.account{flex:1 1 auto}
+.environment-switch{display:flex;align-items:center;gap:.25rem}
+.environment-label{font-size:.875rem;color:#4a4a4a}
+.environment-switch button{padding:.25rem .75rem;border:1px solid #0b57d0;background:#fff;color:#0b57d0;border-radius:4px;font:inherit;cursor:pointer}
+.environment-switch button[aria-pressed="true"]{background:#0b57d0;color:#fff}
+.link-button{border:0;background:none;color:#0b57d0;text-decoration:underline;font:inherit;cursor:pointer;padding:.25rem}
+.test-data-banner{margin:0;padding:.5rem 1rem;background:#fff4ce;color:#4d3800;border-bottom:2px solid #8a6d00;font-weight:600}
+body.sandbox{border-top:6px solid #8a6d00}
+.site-nav{padding:.5rem 1rem;border-bottom:1px solid #c4c4c4}
+.site-nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.site-nav ul ul{padding-left:1rem;font-size:.9375rem}
+.site-nav a{display:inline-block;padding:.25rem 0}
+.site-nav a[aria-current="page"]{font-weight:700;color:#1a1a1a}
+main{padding:1rem;max-width:48rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+.field{margin:0 0 1rem}
+.field label{display:block;font-weight:600}
+.field input{display:block;width:100%;max-width:30rem;padding:.5rem;border:1px solid #6b6b6b;border-radius:4px;font:inherit}
+.field-invalid input{border:2px solid #b3261e}
+.hint{margin:.125rem 0;color:#4a4a4a}
+.error,.notice-error{color:#b3261e;font-weight:600}
+.notice{padding:.75rem 1rem;border-left:4px solid #0b57d0;background:#eef3fd}
+.notice-error{border-left-color:#b3261e;background:#fceeee;padding:.75rem 1rem;border-left:4px solid #b3261e}
+button.primary{padding:.5rem 1.25rem;border:0;border-radius:4px;background:#0b57d0;color:#fff;font:inherit;cursor:pointer}
+@media (min-width:48rem){.site-nav ul ul{display:inline-flex;padding-left:.5rem}}
+`;
