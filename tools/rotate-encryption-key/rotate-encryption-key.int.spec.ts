@@ -12,6 +12,7 @@ const WALLET: ReceivingDetails = { method: 'wallet', walletHandle: '+14155550100
 const TABLES = [
   'credentials.secret_ciphertext',
   'payout_webhook_endpoints.secret_ciphertext',
+  'payout_webhook_endpoints.previous_secret_ciphertext',
   'claim_receiving_details.details_ciphertext',
   'idempotency_keys.response_body (sealed_url)',
 ];
@@ -36,6 +37,10 @@ async function writeUnder(db: SqlClient, key: Buffer): Promise<Written> {
     'https://merchant.example/hooks',
     new Date(),
   );
+  // Rotated once, so the endpoint holds a previous secret in its 24-hour overlap too.
+  const webhooks = new WebhookEndpoints(db, new SecretBox(key));
+  const rotated = await webhooks.rotateSecret(accountId, 'sandbox', new Date());
+  if (!rotated) throw new Error('the endpoint was just saved');
   const payoutId = `po_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
   await new PostgresReceivingDetailsVault(db, key).save(payoutId, WALLET);
   const answerUrl = `https://pay.example/claim/${payoutId}.${randomBytes(32).toString('base64url')}`;
@@ -60,7 +65,7 @@ async function writeUnder(db: SqlClient, key: Buffer): Promise<Written> {
     credentialId: credential.credentialId,
     checkoutSecret: credential.secret!,
     endpointId: saved.endpoint.endpointId,
-    webhookSecret: saved.secret,
+    webhookSecret: rotated.secret,
     payoutId,
     answerUrl,
   };

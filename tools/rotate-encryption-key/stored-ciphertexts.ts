@@ -134,6 +134,15 @@ export const CIPHERTEXT_STORES: readonly AnyCiphertextStore[] = [
   ),
   anyStore(
     byId(
+      'payout_webhook_endpoints.previous_secret_ciphertext',
+      'payout_webhook_endpoints',
+      'endpoint_id',
+      'previous_secret_ciphertext',
+      (id) => id,
+    ),
+  ),
+  anyStore(
+    byId(
       'claim_receiving_details.details_ciphertext',
       'claim_receiving_details',
       'payout_id',

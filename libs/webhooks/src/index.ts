@@ -13,6 +13,7 @@ export * from './proxy-tunnel';
 export * from './schedule';
 export * from './payout-webhook-event';
 export * from './store/webhook-endpoints';
+export * from './store/endpoint-health';
 export * from './store/webhook-events';
 export { EVENT_LOG_PAGE } from './store/webhook-event-log';
 export type {

@@ -26,11 +26,18 @@ export function computeSignature(secret: string, timestampSeconds: number, rawBo
     .digest('hex');
 }
 
-/** The header value `t=<unix seconds>,v1=<hex>`. Each attempt calls this again with a fresh `t`. */
+/**
+ * The header value `t=<unix seconds>,v1=<hex>`. Each attempt calls this again with a fresh `t`.
+ * Given several secrets (the newest first: during the overlap after a rotation), one `v1` each, in
+ * that order, over the same `t` and body: `t=…,v1=<new>,v1=<old>`.
+ */
 export function signatureHeaderValue(
-  secret: string,
+  secrets: string | readonly string[],
   timestampSeconds: number,
   rawBody: string | Buffer,
 ): string {
-  return `t=${timestampSeconds},v1=${computeSignature(secret, timestampSeconds, rawBody)}`;
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (list.length === 0) throw new RangeError('at least one signing secret is needed');
+  const signatures = list.map((secret) => `,v1=${computeSignature(secret, timestampSeconds, rawBody)}`);
+  return `t=${timestampSeconds}${signatures.join('')}`;
 }

@@ -28,6 +28,23 @@ describe('signing a payout webhook', () => {
     expect(signatureHeaderValue(SECRET, t, body)).toBe(`t=${t},v1=${v1}`);
   });
 
+  it('signs with the new secret first and the replaced one second during the overlap after a rotation', () => {
+    // The published overlap vector (docs/webhooks.md#rotating-the-secret), checked with openssl.
+    const { t, body, v1: oldV1 } = VECTORS[0]!;
+    const rotated = 'whsec_kX8tW2pQ5vN9rL3mZ7cH1yB6dF4gJ0sA2eU8iO5nR3q';
+    const newV1 = '6a1d2cf0387f24b006e8ba0c351488201c352f50a31a4ffa783ef99f5c8a4a6a';
+    const header = signatureHeaderValue([rotated, SECRET], t, body);
+    expect(header).toBe(`t=${t},v1=${newV1},v1=${oldV1}`);
+    // A receiver holding either secret accepts; one holding neither does not.
+    expect(verifyPayoutWebhook(body, header, rotated, { now: at(t) })).toEqual({ timestamp: t });
+    expect(verifyPayoutWebhook(body, header, SECRET, { now: at(t) })).toEqual({ timestamp: t });
+    expect(() => verifyPayoutWebhook(body, header, newWebhookSecret(), { now: at(t) })).toThrow(
+      WebhookSignatureError,
+    );
+    expect(signatureHeaderValue([SECRET], t, body)).toBe(`t=${t},v1=${oldV1}`);
+    expect(() => signatureHeaderValue([], t, body)).toThrow(RangeError);
+  });
+
   it('gives another signature for another time, so every attempt is signed afresh', () => {
     const { t, body } = VECTORS[0]!;
     expect(computeSignature(SECRET, t + 1, body)).not.toBe(computeSignature(SECRET, t, body));

@@ -333,7 +333,7 @@ describe.each(testBackends())('webhook intake and delivery on $name', (backend) 
       removed: true,
       droppedDeliveries: 1,
     });
-    expect(await endpoints.get(accountId, 'sandbox')).toBeNull();
+    expect(await endpoints.get(accountId, 'sandbox', clock.now('sandbox'))).toBeNull();
     const { rows } = await database.db.query('SELECT 1 FROM payout_webhook_endpoints WHERE account_id = $1', [
       accountId,
     ]);

@@ -69,8 +69,21 @@ describe('the payout webhook endpoints in the OpenAPI document', () => {
     });
     await checked('GET', `${root}?environment=sandbox`, root, { token });
     await checked('POST', `${root}/test`, `${root}/test`, { token, body: { environment: 'sandbox' } });
+    const sandbox = { environment: 'sandbox' };
+    await checked('POST', `${root}/rotate-secret`, `${root}/rotate-secret`, { token, body: sandbox });
+    await checked('POST', `${root}/enable`, `${root}/enable`, { token, body: sandbox });
+    await checked('POST', `${root}/enable`, `${root}/enable`, { token, body: { environment: 'moon' } });
     await checked('PUT', root, root, { token, body: { environment: 'sandbox', url: receiver.url() } });
     await checked('GET', `${root}?environment=sandbox`, root, { token });
+    const rotated = await checked('POST', `${root}/rotate-secret`, `${root}/rotate-secret`, {
+      token,
+      body: sandbox,
+    });
+    expect(rotated.status).toBe(200);
+    const shown = await checked('GET', `${root}?environment=sandbox`, root, { token });
+    expect(shown.body.previous_secret_expires_at).toBe(rotated.body.previous_secret_expires_at);
+    const enabled = await checked('POST', `${root}/enable`, `${root}/enable`, { token, body: sandbox });
+    expect(enabled.status).toBe(200);
     const test = await checked('POST', `${root}/test`, `${root}/test`, {
       token,
       body: { environment: 'sandbox' },
@@ -86,6 +99,11 @@ describe('the payout webhook endpoints in the OpenAPI document', () => {
         : undefined;
     });
     expect(list.body.total).toBe(2);
+    // Both signatures of the overlap, and a description that tells the receiver to accept either.
+    expect(receiver.received[0]!.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    const rotate = document.paths[`${root}/rotate-secret`].post;
+    expect(rotate.description).toContain('a receiver accepts if any `v1` matches');
+    expect(rotate.responses['409'].content['application/json'].schema).toBeDefined();
     await checked('GET', `${root}/events?environment=sandbox&limit=5`, `${root}/events`, { token });
     await checked('GET', `${root}/events?environment=nowhere`, `${root}/events`, { token });
     await checked('GET', `${root}/events/${test.body.event_id}`, `${root}/events/{event_id}`, { token });

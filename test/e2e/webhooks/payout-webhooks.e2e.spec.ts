@@ -388,6 +388,11 @@ describe('payout webhook settings refused (insecure targets off, the default)', 
       environment: 'production',
       url: 'https://93.184.216.34/hooks/payouts',
       created_at: first.body.created_at,
+      secret_rotated_at: null,
+      previous_secret_expires_at: null,
+      failing_since: null,
+      disabled_at: null,
+      disabled_reason: null,
     });
     // Stored encrypted: the secret is nowhere in the table.
     const { rows } = await gateway.db.query<{ secret_ciphertext: string }>(

@@ -27,11 +27,16 @@ import type { SqlClient } from '@payouts/database';
 import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { ApiError, apiValidationPipe } from '@payouts/http';
-import { EVENT_LOG_PAGE, TargetPolicy, WebhookEndpoints, WebhookEvents } from '@payouts/webhooks';
+import {
+  EVENT_LOG_PAGE,
+  NoWebhookEndpointError,
+  TargetPolicy,
+  WebhookEndpoints,
+  WebhookEvents,
+} from '@payouts/webhooks';
 import { resolveEncryptionKeys } from '@payouts/accounts';
 import { ApiErrors } from '../openapi/decorators';
 import {
-  PayoutWebhookEndpointResponse,
   QueuedWebhookResponse,
   RemovedPayoutWebhookResponse,
   SavedPayoutWebhookResponse,
@@ -40,9 +45,18 @@ import {
 } from '../openapi/payout-webhook.schemas';
 import { AdminAccount, AdminGuard } from './admin-auth';
 import { checkedWebhookUrl } from './webhook-target';
-import { PayoutWebhookEndpointDto, PayoutWebhookTestDto } from './payout-webhook.dto';
+import {
+  PayoutWebhookEndpointDto,
+  PayoutWebhookEnvironmentDto,
+  PayoutWebhookTestDto,
+} from './payout-webhook.dto';
 import { ENVIRONMENT_QUERY, environmentOf, text, whole } from './payout-webhook.query';
-import { asApiError, endpointView, eventView } from './payout-webhook.views';
+import {
+  EnabledPayoutWebhookResponse,
+  PayoutWebhookEndpointStateResponse,
+  RotatedPayoutWebhookSecretResponse,
+} from './payout-webhook-state.schemas';
+import { asApiError, endpointStateView, endpointView, eventView } from './payout-webhook.views';
 
 /**
  * The payout webhook settings of the dashboard (docs/design.md#payout-webhooks, docs/webhooks.md:
@@ -95,16 +109,75 @@ export class PayoutWebhookController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'The payout webhook URL of one environment (never the secret)' })
+  @ApiOperation({
+    summary: 'The payout webhook URL of one environment (never the secret)',
+    description:
+      'Also shows whether a replaced secret still signs (`previous_secret_expires_at`) and whether the endpoint was disabled after 5 days of failed attempts (`disabled_at`, `disabled_reason`).',
+  })
   @ApiQuery(ENVIRONMENT_QUERY)
-  @ApiOkResponse({ type: PayoutWebhookEndpointResponse })
+  @ApiOkResponse({ type: PayoutWebhookEndpointStateResponse })
   @ApiErrors({ 400: ['invalid_request'], 404: [] })
   async get(@AdminAccount() accountId: string, @Query() query: Record<string, unknown>) {
     const environment = environmentOf(query, ['environment']);
-    const endpoint = await this.endpoints.get(accountId, environment);
+    const endpoint = await this.endpoints.get(accountId, environment, this.clock.now(environment));
     if (!endpoint)
       throw new ApiError(404, 'not_found', 'no payout webhook endpoint is set for this environment');
-    return endpointView(endpoint);
+    return endpointStateView(endpoint);
+  }
+
+  @Post('rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate the signing secret (the new one is shown once); the old one keeps signing for 24 hours',
+    description:
+      'The URL stays. For 24 hours (environment clock) every attempt is signed with both secrets: `X-Service-Payout-Signature: t=<t>,v1=<new>,v1=<old>`, and a receiver accepts if any `v1` matches its secret. Then only the new one signs. Rotating again within the 24 hours drops the older secret at once.',
+  })
+  @ApiOkResponse({ type: RotatedPayoutWebhookSecretResponse })
+  @ApiErrors({ 400: ['invalid_request'], 409: ['no_webhook_endpoint'], 413: [], 415: [] })
+  async rotateSecret(
+    @AdminAccount() accountId: string,
+    @Body(apiValidationPipe()) body: PayoutWebhookEnvironmentDto,
+  ) {
+    const rotated = await this.endpoints.rotateSecret(
+      accountId,
+      body.environment,
+      this.clock.now(body.environment),
+    );
+    if (!rotated) throw asApiError(new NoWebhookEndpointError());
+    this.logger.log(`payout webhook secret rotated (account ${accountId}, ${body.environment})`);
+    return {
+      environment: body.environment,
+      secret: rotated.secret,
+      secret_rotated_at: rotated.endpoint.secretRotatedAt,
+      previous_secret_expires_at: rotated.endpoint.previousSecretExpiresAt,
+    };
+  }
+
+  @Post('enable')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Enable an endpoint that was disabled after 5 days of failed attempts',
+    description:
+      'Every pending delivery is due at once, and the failures are counted afresh. Enabling an endpoint that is not disabled changes nothing (`rescheduled_deliveries: 0`).',
+  })
+  @ApiOkResponse({ type: EnabledPayoutWebhookResponse })
+  @ApiErrors({ 400: ['invalid_request'], 409: ['no_webhook_endpoint'], 413: [], 415: [] })
+  async enable(
+    @AdminAccount() accountId: string,
+    @Body(apiValidationPipe()) body: PayoutWebhookEnvironmentDto,
+  ) {
+    const enabled = await this.endpoints.enable(
+      accountId,
+      body.environment,
+      this.clock.now(body.environment),
+    );
+    if (!enabled) throw asApiError(new NoWebhookEndpointError());
+    if (enabled.wasDisabled) {
+      this.logger.log(
+        `payout webhook endpoint enabled again (account ${accountId}, ${body.environment}): ${enabled.rescheduledDeliveries} deliveries due`,
+      );
+    }
+    return { ...endpointStateView(enabled.endpoint), rescheduled_deliveries: enabled.rescheduledDeliveries };
   }
 
   @Delete()

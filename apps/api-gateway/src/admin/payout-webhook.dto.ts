@@ -26,3 +26,8 @@ export class PayoutWebhookEndpointDto {
 export class PayoutWebhookTestDto {
   @environmentDoc() @environment() environment!: Environment;
 }
+
+/** The body of the routes that act on one environment's endpoint (rotate-secret, enable). */
+export class PayoutWebhookEnvironmentDto {
+  @environmentDoc() @environment() environment!: Environment;
+}

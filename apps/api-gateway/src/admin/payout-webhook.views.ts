@@ -13,6 +13,18 @@ export function endpointView(endpoint: WebhookEndpoint) {
   return { environment: endpoint.environment, url: endpoint.url, created_at: endpoint.createdAt };
 }
 
+/** The endpoint with its secret's overlap and its disabling (GET, enable). */
+export function endpointStateView(endpoint: WebhookEndpoint) {
+  return {
+    ...endpointView(endpoint),
+    secret_rotated_at: endpoint.secretRotatedAt,
+    previous_secret_expires_at: endpoint.previousSecretExpiresAt,
+    failing_since: endpoint.failingSince,
+    disabled_at: endpoint.disabledAt,
+    disabled_reason: endpoint.disabledReason,
+  };
+}
+
 export function eventView(entry: EventLogEntry) {
   return {
     event_id: entry.eventId,

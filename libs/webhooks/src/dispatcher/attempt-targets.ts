@@ -1,7 +1,7 @@
 import { CHECKOUT_SIGNATURE_HEADER, checkoutSignature } from '../checkout/checkout-signature';
 import { CHECKOUT_RETRY_DELAYS_MS, RETRY_DELAYS_MS } from '../schedule';
 import { SIGNATURE_HEADER, signatureHeaderValue } from '../signature';
-import type { ClaimedDelivery } from '../store/delivery-queue';
+import type { ClaimedDelivery, ClaimedEndpoint } from '../store/delivery-queue';
 
 /**
  * What differs between a payout and a checkout attempt, and nothing else: where it goes, how it
@@ -28,24 +28,32 @@ export type CheckoutSecretOf = (credentialId: string) => Promise<string | null>;
 
 /**
  * A payout webhook (docs/design.md#signature): the account's endpoint now, signed `t=<now>,v1=…`
- * with its secret.
+ * with its secret. During the 24 hours after a rotation (docs/webhooks.md#rotating-the-secret) the
+ * secret it replaced signs too: `t=<now>,v1=<new>,v1=<old>`, so a receiver holding either secret
+ * accepts. `now` is the attempt's time on the environment clock, which ends the overlap.
  */
 export function payoutTarget(
-  endpoint: NonNullable<ClaimedDelivery['endpoint']>,
+  endpoint: ClaimedEndpoint,
   secretOf: EndpointSecretOf,
+  now: Date,
 ): AttemptTarget {
   return {
     endpointId: endpoint.endpointId,
     url: endpoint.url,
     delaysMs: RETRY_DELAYS_MS,
     signer: () => {
-      const secret = secretOf(endpoint.endpointId, endpoint.secretCiphertext);
+      const secrets = [secretOf(endpoint.endpointId, endpoint.secretCiphertext)];
+      const previous = endpoint.previous;
+      if (previous && now.getTime() < previous.expiresAt.getTime()) {
+        // Stored as it was under the same associated data: the endpoint id did not change.
+        secrets.push(secretOf(endpoint.endpointId, previous.secretCiphertext));
+      }
       return (body) => {
         // Real unix time, also in the sandbox: the receiver checks it against its own clock.
         const timestamp = Math.floor(Date.now() / 1000);
         return {
           headerName: SIGNATURE_HEADER,
-          value: signatureHeaderValue(secret, timestamp, body),
+          value: signatureHeaderValue(secrets, timestamp, body),
           timestamp,
         };
       };

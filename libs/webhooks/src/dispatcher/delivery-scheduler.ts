@@ -50,6 +50,11 @@ export interface AttemptObserver {
  */
 export const LEASE_MS = 30_000;
 const DEFAULT_CLAIM_BATCH = 100;
+/**
+ * How often replaced secrets whose overlap is over are discarded: they stop signing at the
+ * attempt itself (attempt-targets.ts), so this only bounds how long the ciphertext stays stored.
+ */
+export const DISCARD_SECRETS_EVERY_MS = 60_000;
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
@@ -69,6 +74,7 @@ export class DeliveryScheduler {
   private flushing: Promise<void> | undefined;
   private sleeper: (() => void) | undefined;
   private woken = false;
+  private secretsDiscardedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -115,11 +121,12 @@ export class DeliveryScheduler {
         continue;
       }
       const limit = Math.min(free, batch);
+      await this.discardExpiredSecrets();
       this.woken = false;
       let claimed: ClaimedDelivery[];
       try {
         claimed = await this.queue.claim({
-          now: { production: this.clock.now('production'), sandbox: this.clock.now('sandbox') },
+          now: this.environmentNow(),
           limit,
           leaseMs: LEASE_MS,
         });
@@ -133,6 +140,20 @@ export class DeliveryScheduler {
       for (const delivery of claimed) this.launch(delivery);
       if (claimed.length < limit && !this.woken) await this.pause(this.options.pollMs);
     }
+  }
+
+  private async discardExpiredSecrets(): Promise<void> {
+    if (Date.now() - this.secretsDiscardedAt < DISCARD_SECRETS_EVERY_MS) return;
+    this.secretsDiscardedAt = Date.now();
+    try {
+      await this.queue.discardExpiredSecrets(this.environmentNow());
+    } catch (error) {
+      this.options.log?.('warn', `discarding replaced webhook secrets failed: ${messageOf(error)}`);
+    }
+  }
+
+  private environmentNow(): Record<Environment, Date> {
+    return { production: this.clock.now('production'), sandbox: this.clock.now('sandbox') };
   }
 
   private launch(delivery: ClaimedDelivery): void {
@@ -155,7 +176,7 @@ export class DeliveryScheduler {
     const target = delivery.checkout
       ? checkoutTarget(delivery.checkout, this.options.checkoutSecret)
       : delivery.endpoint
-        ? payoutTarget(delivery.endpoint, this.secretOf)
+        ? payoutTarget(delivery.endpoint, this.secretOf, this.clock.now(delivery.environment))
         : null;
     if (!target) {
       // Removed since it was scheduled (stop sending): nothing is sent.
