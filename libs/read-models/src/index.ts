@@ -23,3 +23,4 @@ export type {
   TransactionStatus,
   TransactionType,
 } from './balance-transactions';
+export * from './charts';
