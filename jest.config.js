@@ -1,6 +1,7 @@
 'use strict';
 // Test levels by file name (docs/design.md#tests): *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
 // JEST_LEVEL picks the levels to run; `npm test` runs all three on embedded PGlite.
+const fs = require('fs');
 const path = require('path');
 
 const nestEsmToCommonJs = [
@@ -24,6 +25,27 @@ const aliases = {
 
 const levels = (process.env.JEST_LEVEL || 'unit,int,e2e').split(',');
 
+// `npm run test:pg` (TEST_BACKENDS=postgres) runs the suites that reach the PostgreSQL server. A
+// suite that names no way to one (testBackends, createServerDatabase, cliDatabase, DATABASE_URL, a
+// backend) runs on the embedded database or none, which `npm test` already ran: running it again
+// here only took CI time (docs/performance.md#the-development-loop).
+const REACHES_SERVER = /testBackends|createServerDatabase|cliDatabase|DATABASE_URL|backend|postgres/i;
+function suitesNotOnTheServer() {
+  const suites = [];
+  for (const root of ['apps', 'libs', 'test', 'bench', 'tools']) {
+    const dir = path.join(__dirname, root);
+    if (!fs.existsSync(dir)) continue;
+    for (const entry of fs.readdirSync(dir, { recursive: true })) {
+      const file = path.join(root, String(entry));
+      if (!/\.(int|e2e)\.spec\.tsx?$/.test(file) || /\.pg\./.test(file) || file.includes('node_modules'))
+        continue;
+      if (!REACHES_SERVER.test(fs.readFileSync(path.join(__dirname, file), 'utf8'))) suites.push(file);
+    }
+  }
+  return suites.map((file) => `<rootDir>/${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+const serverOnly = process.env.TEST_BACKENDS === 'postgres' ? suitesNotOnTheServer() : [];
+
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
@@ -37,6 +59,7 @@ module.exports = {
     ...(process.env.DATABASE_URL ? [] : ['\\.pg\\.\\w+\\.spec\\.ts$']),
     ...(process.env.KAFKA_BROKERS ? [] : ['\\.kafka\\.\\w+\\.spec\\.ts$']),
     ...(process.env.CHROMIUM_PATH ? [] : ['\\.browser\\.\\w+\\.spec\\.ts$']),
+    ...serverOnly,
   ],
   moduleNameMapper: aliases,
   transform: {
