@@ -32,7 +32,15 @@ import {
   StreamRange,
   SubscribeOptions,
 } from '../event-store.port';
-import { compareCheckpoints, isFeedCheckpoint } from '../feed-checkpoint';
+import { compareCheckpoints } from '../feed-checkpoint';
+import {
+  checkCount,
+  checkedRanges,
+  checkFeedPage,
+  checkGlobalPosition,
+  MAX_VERSION,
+  versionBound,
+} from '../port-arguments';
 import { asStoredJson } from '../postgres/event-row';
 import { PollingSubscription } from '../postgres/polling-subscription';
 import { loadCheckpointRow } from '../postgres/read-sql';
@@ -50,7 +58,6 @@ import {
   streamsLeftPending,
 } from './pending-appends';
 
-const MAX_VERSION = 2 ** 31 - 1;
 /** Events asked of $all per read; the store skips EventStoreDB's own among them. */
 const ALL_PAGE = 1_000;
 /** Events read back from the end of $all at a time, looking for the last of the port's. */
@@ -209,22 +216,13 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readStreams(ranges: readonly StreamRange[]): Promise<RecordedEvent[]> {
-    if (ranges.length < 1 || ranges.length > EVENT_STORE_LIMITS.maxStreamsPerRead) {
-      throw new RangeError(`ranges must be 1 to ${EVENT_STORE_LIMITS.maxStreamsPerRead}`);
-    }
-    const streams = new Set<string>();
-    for (const range of ranges) {
-      if (streams.has(range.streamId)) throw new RangeError(`stream ${range.streamId} given twice`);
-      streams.add(range.streamId);
-      versionBound('fromVersion', range.fromVersion);
-      versionBound('toVersion', range.toVersion);
-    }
+    const bounded = checkedRanges(ranges);
     const results = new Array<RecordedEvent[]>(ranges.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < ranges.length) {
         const index = next++;
-        const range = ranges[index] as StreamRange;
+        const range = bounded[index] as StreamRange;
         const from = Math.max(1, range.fromVersion);
         results[index] =
           from > range.toVersion ? [] : await this.readRange(range.streamId, from, range.toVersion);
@@ -236,16 +234,12 @@ export class EventStoreDbEventStore implements EventStore {
 
   async streamIds(streamType: string, options: { after?: string; limit: number }): Promise<string[]> {
     const { after = '', limit } = options;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxStreamIdsPage) {
-      throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxStreamIdsPage}`);
-    }
+    checkCount('limit', limit, EVENT_STORE_LIMITS.maxStreamIdsPage);
     return indexedStreamIds(this.statements, streamType, after, limit);
   }
 
   async subscriptionLag(subscriptionId: string, cap: number): Promise<number> {
-    if (!Number.isSafeInteger(cap) || cap < 1 || cap > EVENT_STORE_LIMITS.maxFeedPage) {
-      throw new RangeError(`cap must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
-    }
+    checkCount('cap', cap, EVENT_STORE_LIMITS.maxFeedPage);
     const checkpoint = await loadCheckpointRow(this.statements, subscriptionId);
     return (await this.readAllAfter(checkpoint, cap)).length;
   }
@@ -255,10 +249,7 @@ export class EventStoreDbEventStore implements EventStore {
     limit: number,
     options: ReadFeedOptions = {},
   ): Promise<RecordedEvent[]> {
-    if (!isFeedCheckpoint(after)) throw new RangeError('after must be a checkpoint handed out by the store');
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxFeedPage) {
-      throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
-    }
+    checkFeedPage(after, limit);
     if (options.asOf === undefined) return this.readAllAfter(after, limit);
     const match = SNAPSHOT_TOKEN.exec(options.asOf.token);
     if (!match) throw new RangeError('asOf must be a snapshot handed out by the store');
@@ -278,9 +269,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async checkpointAt(globalPosition: string): Promise<FeedCheckpoint | null> {
-    if (!/^[1-9][0-9]{0,18}$/.test(globalPosition)) {
-      throw new RangeError('globalPosition must be a positive decimal integer');
-    }
+    checkGlobalPosition(globalPosition);
     const prepare = BigInt(globalPosition);
     // An event's commit position is at least its prepare position: reading from (p, p) reaches it.
     let found: FeedCheckpoint | null = null;
@@ -523,13 +512,6 @@ export class EventStoreDbEventStore implements EventStore {
 
 function isFeedStart(checkpoint: FeedCheckpoint): boolean {
   return checkpoint.transactionId === FEED_START.transactionId && checkpoint.position === FEED_START.position;
-}
-
-function versionBound(name: string, version: number): number {
-  if (!Number.isSafeInteger(version) || version < 0) {
-    throw new RangeError(`${name} must be a non-negative integer`);
-  }
-  return Math.min(version, MAX_VERSION);
 }
 
 function checkExpected(append: EncodedAppend, version: number): void {

@@ -18,7 +18,14 @@ import {
   StreamRange,
   SubscribeOptions,
 } from '../event-store.port';
-import { isFeedCheckpoint } from '../feed-checkpoint';
+import {
+  checkCount,
+  checkedRanges,
+  checkFeedPage,
+  checkGlobalPosition,
+  MAX_VERSION,
+  versionBound,
+} from '../port-arguments';
 import {
   AppendedRow,
   appendStreamsStatement,
@@ -42,20 +49,6 @@ import {
   streamIdRows,
   subscriptionLagRows,
 } from './read-sql';
-
-/** Versions are int4 in the events table: a larger bound reads the same as this one. */
-const MAX_VERSION = 2 ** 31 - 1;
-
-/** A global position: bigint, so at most 19 digits. */
-const POSITION = /^[1-9][0-9]{0,18}$/;
-
-/** A version bound as the database takes it: a non-negative integer, at most MAX_VERSION. */
-function versionBound(name: string, version: number): number {
-  if (!Number.isSafeInteger(version) || version < 0) {
-    throw new RangeError(`${name} must be a non-negative integer`);
-  }
-  return Math.min(version, MAX_VERSION);
-}
 
 /** Raised inside the append transaction; turned into StreamVersionConflictError once it rolled back. */
 class ConflictSignal extends Error {
@@ -159,34 +152,17 @@ export class PostgresEventStore implements EventStore {
     ranges: readonly StreamRange[],
     options: { within?: SqlQueryable } = {},
   ): Promise<RecordedEvent[]> {
-    if (ranges.length < 1 || ranges.length > EVENT_STORE_LIMITS.maxStreamsPerRead) {
-      throw new RangeError(`ranges must be 1 to ${EVENT_STORE_LIMITS.maxStreamsPerRead}`);
-    }
-    const streams = new Set<string>();
-    const bounded = ranges.map((range) => {
-      if (streams.has(range.streamId)) throw new RangeError(`stream ${range.streamId} given twice`);
-      streams.add(range.streamId);
-      return {
-        streamId: range.streamId,
-        fromVersion: versionBound('fromVersion', range.fromVersion),
-        toVersion: versionBound('toVersion', range.toVersion),
-      };
-    });
-    return readStreamsRows(options.within ?? this.statements, bounded);
+    return readStreamsRows(options.within ?? this.statements, checkedRanges(ranges));
   }
 
   async streamIds(streamType: string, options: { after?: string; limit: number }): Promise<string[]> {
     const { after = '', limit } = options;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxStreamIdsPage) {
-      throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxStreamIdsPage}`);
-    }
+    checkCount('limit', limit, EVENT_STORE_LIMITS.maxStreamIdsPage);
     return streamIdRows(this.statements, streamType, after, limit);
   }
 
   async subscriptionLag(subscriptionId: string, cap: number): Promise<number> {
-    if (!Number.isSafeInteger(cap) || cap < 1 || cap > EVENT_STORE_LIMITS.maxFeedPage) {
-      throw new RangeError(`cap must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
-    }
+    checkCount('cap', cap, EVENT_STORE_LIMITS.maxFeedPage);
     return subscriptionLagRows(this.statements, subscriptionId, cap);
   }
 
@@ -195,10 +171,7 @@ export class PostgresEventStore implements EventStore {
     limit: number,
     options: ReadFeedOptions = {},
   ): Promise<RecordedEvent[]> {
-    if (!isFeedCheckpoint(after)) throw new RangeError('after must be a checkpoint handed out by the store');
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > EVENT_STORE_LIMITS.maxFeedPage) {
-      throw new RangeError(`limit must be an integer from 1 to ${EVENT_STORE_LIMITS.maxFeedPage}`);
-    }
+    checkFeedPage(after, limit);
     const { asOf } = options;
     if (asOf === undefined) return readFeedRows(this.statements, after, limit);
     if (!isSnapshotToken(asOf.token)) throw new RangeError('asOf must be a snapshot handed out by the store');
@@ -210,8 +183,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async checkpointAt(globalPosition: string): Promise<FeedCheckpoint | null> {
-    if (!POSITION.test(globalPosition))
-      throw new RangeError('globalPosition must be a positive decimal integer');
+    checkGlobalPosition(globalPosition);
     return checkpointAtRow(this.statements, globalPosition);
   }
 
