@@ -3,6 +3,7 @@ import { ENVIRONMENTS, Environment } from '@payouts/domain';
 import { AuthenticatedCredential, CredentialLookUp } from './credential-look-up';
 import { requireBoolean, requireEnvironment, requireText, scopesFor } from './account-input';
 import { normaliseOrigin } from './origins';
+import { isKnownTimeZone } from './time-zones';
 import type { KeyMaterial } from './encryption-keys';
 import { SecretBox } from './secret-box';
 import {
@@ -116,6 +117,30 @@ export class AccountsRepository {
       accountId,
     ]);
     return result.rows[0]?.name ?? null;
+  }
+
+  /**
+   * What the dashboard shows of the account on every page: its name and the time zone its times
+   * are shown in. Null when there is no such account.
+   */
+  async dashboardProfile(accountId: string): Promise<{ name: string; timeZone: string } | null> {
+    if (typeof accountId !== 'string') return null;
+    const result = await this.#db.query<{ name: string; time_zone: string }>(
+      'SELECT name, time_zone FROM accounts WHERE account_id = $1',
+      [accountId],
+    );
+    const row = result.rows[0];
+    return row ? { name: row.name, timeZone: row.time_zone } : null;
+  }
+
+  /** An IANA time zone name the runtime knows (a RangeError otherwise). False when no such account. */
+  async setTimeZone(accountId: string, timeZone: string): Promise<boolean> {
+    if (!isKnownTimeZone(timeZone)) throw new RangeError(`unknown time zone: ${JSON.stringify(timeZone)}`);
+    const result = await this.#db.query(
+      'UPDATE accounts SET time_zone = $2 WHERE account_id = $1 RETURNING account_id',
+      [accountId, timeZone],
+    );
+    return result.rows.length > 0;
   }
 
   /** By the service operator. False when there is no such account. */

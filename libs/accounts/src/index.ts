@@ -11,3 +11,4 @@ export { resolveEncryptionKeys, deriveSubkeys, keysToTry } from './encryption-ke
 export type { EncryptionKeys, KeyMaterial } from './encryption-keys';
 export type { IssuedCredential, CredentialSummary } from './accounts.repository';
 export type { AuthenticatedCredential } from './credential-look-up';
+export { TIME_ZONES, isKnownTimeZone } from './time-zones';

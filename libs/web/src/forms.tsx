@@ -27,7 +27,7 @@ export interface FieldProps {
   name: string;
   /** The visible label: every input has one. */
   label: string;
-  type?: 'text' | 'password' | 'email' | 'number' | 'search' | 'url';
+  type?: 'text' | 'password' | 'email' | 'number' | 'search' | 'url' | 'date';
   value?: string;
   /** Shown under the label and read with the input (aria-describedby). */
   hint?: string;

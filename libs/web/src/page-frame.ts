@@ -9,4 +9,6 @@ export interface PageFrame {
   accountName: string;
   environment: PageEnvironment;
   csrfToken: string;
+  /** The account's time zone (an IANA name): every time on the page is shown in it. */
+  timeZone: string;
 }

@@ -1,7 +1,12 @@
 import { h } from 'preact';
 import { Field, Layout, PageFrame, PostForm, PublicLayout, renderPage, STYLESHEET } from './index';
 
-const frame: PageFrame = { accountName: 'Shop', environment: 'production', csrfToken: 'tok-1' };
+const frame: PageFrame = {
+  accountName: 'Shop',
+  environment: 'production',
+  csrfToken: 'tok-1',
+  timeZone: 'UTC',
+};
 
 describe('the page kit', () => {
   it('renders a full document: doctype, language, character set, viewport, the stylesheet', () => {

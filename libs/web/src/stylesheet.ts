@@ -27,7 +27,7 @@ body.sandbox{border-top:6px solid #8a6d00}
 .site-nav ul ul{padding-left:1rem;font-size:.9375rem}
 .site-nav a{display:inline-block;padding:.25rem 0}
 .site-nav a[aria-current="page"]{font-weight:700;color:#1a1a1a}
-main{padding:1rem;max-width:48rem}
+main{padding:1rem;max-width:72rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 .field{margin:0 0 1rem}
 .field label{display:block;font-weight:600}
@@ -38,5 +38,33 @@ h1{font-size:1.5rem;margin:.5rem 0 1rem}
 .notice{padding:.75rem 1rem;border-left:4px solid #0b57d0;background:#eef3fd}
 .notice-error{border-left-color:#b3261e;background:#fceeee;padding:.75rem 1rem;border-left:4px solid #b3261e}
 button.primary{padding:.5rem 1.25rem;border:0;border-radius:4px;background:#0b57d0;color:#fff;font:inherit;cursor:pointer}
+.empty-state{padding:1rem;border:1px dashed #6b6b6b;border-radius:4px}
+.empty-state-title{font-weight:700;margin:0 0 .25rem}
+.table-scroll{overflow-x:auto;margin:0 0 1rem}
+.data-table{border-collapse:collapse;width:100%;min-width:36rem}
+.data-table caption{text-align:left;font-weight:700;padding:.25rem 0}
+.data-table th,.data-table td{padding:.375rem .5rem;border-bottom:1px solid #c4c4c4;text-align:left;vertical-align:top}
+.data-table .numeric{text-align:right;font-variant-numeric:tabular-nums}
+.pagination{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:0 0 1rem}
+.pagination p{margin:0}
+.pagination ul{list-style:none;display:flex;gap:1rem;margin:0;padding:0}
+.details{margin:0 0 1rem}
+.details-row{display:flex;flex-wrap:wrap;gap:0 1rem;padding:.25rem 0;border-bottom:1px solid #e0e0e0}
+.details dt{font-weight:600;min-width:12rem}
+.details dd{margin:0;overflow-wrap:anywhere}
+.timeline{list-style:none;margin:0 0 1rem;padding:0 0 0 1rem;border-left:3px solid #0b57d0}
+.timeline li{margin:0 0 .75rem}
+.timeline time{font-size:.875rem;color:#4a4a4a}
+.timeline-title{margin:0;font-weight:600}
+.filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end;margin:0 0 1rem}
+.filters .field input,.filters .field select{max-width:14rem}
+.filter-actions{display:flex;gap:1rem;align-items:center;margin:0 0 1rem}
+.field select{display:block;padding:.5rem;border:1px solid #6b6b6b;border-radius:4px;font:inherit;background:#fff;color:#1a1a1a}
+.copy-value{font-family:ui-monospace,monospace}
+h2{font-size:1.25rem;margin:1.5rem 0 .75rem}
+button.secondary{padding:.5rem 1.25rem;border:1px solid #0b57d0;border-radius:4px;background:#fff;color:#0b57d0;font:inherit;cursor:pointer}
+button.danger{padding:.5rem 1.25rem;border:0;border-radius:4px;background:#b3261e;color:#fff;font:inherit;cursor:pointer}
+select:focus-visible,textarea:focus-visible,.table-scroll:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:0 0 1rem}
 @media (min-width:48rem){.site-nav ul ul{display:inline-flex;padding-left:.5rem}}
 `;

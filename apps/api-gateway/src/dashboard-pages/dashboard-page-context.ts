@@ -47,8 +47,13 @@ export class DashboardPageContext {
 
   /** The frame of a signed-in page, with a fresh CSRF token for its forms. */
   async frame(session: DashboardSession, reply: FastifyReply): Promise<PageFrame> {
-    const accountName = (await this.accounts.accountName(session.accountId)) ?? session.accountId;
-    return { accountName, environment: session.environment, csrfToken: reply.generateCsrf() };
+    const profile = await this.accounts.dashboardProfile(session.accountId);
+    return {
+      accountName: profile?.name ?? session.accountId,
+      timeZone: profile?.timeZone ?? 'UTC',
+      environment: session.environment,
+      csrfToken: reply.generateCsrf(),
+    };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { systemClock } from '@payouts/clock';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
@@ -8,12 +8,10 @@ import { registerPageScope } from '@payouts/web';
 import type { FastifyInstance } from 'fastify';
 import { GatewayAccountsModule } from '../accounts.module';
 import { DASHBOARD_CLOCK } from './dashboard-clock';
-import { DashboardPageContext, DashboardRouteSet } from './dashboard-page-context';
+import { DashboardPageContext } from './dashboard-page-context';
 import { DashboardSessions } from './dashboard-sessions';
-import { EnvironmentRoutes } from './environment.routes';
-import { HomeRoutes } from './home.routes';
+import { DASHBOARD_ROUTE_SETS } from './dashboard-route-sets';
 import { SignInLockout } from './sign-in-lockout';
-import { SignInRoutes } from './sign-in.routes';
 import { renderErrorPage } from './views/error-page';
 
 /**
@@ -32,23 +30,15 @@ import { renderErrorPage } from './views/error-page';
     },
     { provide: SignInLockout, useFactory: (db: SqlClient) => new SignInLockout(db), inject: [SQL_CLIENT] },
     DashboardPageContext,
-    HomeRoutes,
-    SignInRoutes,
-    EnvironmentRoutes,
+    ...DASHBOARD_ROUTE_SETS,
   ],
 })
 export class DashboardPagesModule implements OnModuleInit {
-  private readonly routeSets: DashboardRouteSet[];
-
   constructor(
     private readonly http: HttpAdapterHost,
+    private readonly moduleRef: ModuleRef,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    home: HomeRoutes,
-    signIn: SignInRoutes,
-    environment: EnvironmentRoutes,
-  ) {
-    this.routeSets = [home, signIn, environment];
-  }
+  ) {}
 
   onModuleInit(): void {
     // Before the app listens; Fastify loads the scope when it starts.
@@ -56,7 +46,7 @@ export class DashboardPagesModule implements OnModuleInit {
     const https = this.config.publicBaseUrl.startsWith('https://');
     void fastify.register(async (scope) => {
       await registerPageScope(scope, { https, errorPage: renderErrorPage });
-      for (const routes of this.routeSets) routes.register(scope);
+      for (const routeSet of DASHBOARD_ROUTE_SETS) this.moduleRef.get(routeSet).register(scope);
     });
   }
 }
