@@ -1,6 +1,10 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { CheckoutModule } from '@payouts/checkout';
 import { systemClock } from '@payouts/clock';
+import { IdempotencyModule } from '@payouts/idempotency';
+import { PayoutsModule } from '@payouts/payouts';
+import { SettlementsModule } from '@payouts/settlements';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import { APP_CONFIG, SQL_CLIENT } from '@payouts/platform';
@@ -20,7 +24,7 @@ import { renderErrorPage } from './views/error-page';
  * HTML error pages apply there only, and Nest's OpenAPI document never sees them.
  */
 @Module({
-  imports: [GatewayAccountsModule],
+  imports: [GatewayAccountsModule, PayoutsModule, CheckoutModule, SettlementsModule, IdempotencyModule],
   providers: [
     { provide: DASHBOARD_CLOCK, useValue: systemClock },
     {
