@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseDatabaseUrl } from '@payouts/database';
 import type { LedgerLimits } from '@payouts/domain';
 
@@ -45,6 +46,13 @@ export interface AppConfig {
   sandboxFloatOpeningBalance: string;
   /** Base of the URLs given to recipients (`payout_url`), without a trailing slash. */
   publicBaseUrl: string;
+  /**
+   * TRUSTED_PROXIES: the addresses (IPs or CIDR ranges) of the reverse proxies in front of the
+   * apps. A request from one of them is taken to come from the address its `X-Forwarded-For`
+   * names (the dashboard's sign-in lockout counts per client address). Empty: the TCP peer is the
+   * client, and X-Forwarded-For is ignored, so nobody can choose their own address.
+   */
+  trustedProxies: string[];
   /** Fee and limits a new account's ledgers start with (the operator changes them per account). */
   defaultLimits: LedgerLimits;
   /** 32-byte key for secrets kept encrypted at rest; unset: a key file generated under DATA_DIR. */
@@ -136,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     publicBaseUrl,
+    trustedProxies: trustedProxies(env),
     defaultLimits: {
       feePerPayout: money(env, 'DEFAULT_FEE_PER_PAYOUT', '0.50'),
       minPayout: money(env, 'DEFAULT_MIN_PAYOUT', '1.00'),
@@ -303,6 +312,25 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
     throw new ConfigurationError('SMTP_URL must be an smtp:// or smtps:// URL with a host');
   }
   return raw;
+}
+
+/** TRUSTED_PROXIES: comma-separated IPs or CIDR ranges (`10.0.0.0/8`), each checked. */
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const raw = nonEmpty(env.TRUSTED_PROXIES);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    const [address, prefix, ...rest] = value.split('/');
+    const version = isIP(address ?? '');
+    const bits = version === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (version === 0 || !prefixOk || rest.length > 0) {
+      throw new ConfigurationError(
+        `TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges such as 10.0.0.0/8; ${JSON.stringify(value)} is neither`,
+      );
+    }
+    return value;
+  });
 }
 
 /** Default: no-reply at the host of PUBLIC_BASE_URL, the name recipients already see in the links. */

@@ -107,6 +107,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
       secret: true,
     },
   ),
+  variable('TRUSTED_PROXIES', 'Reverse proxies (IPs, CIDR) whose X-Forwarded-For names the client'),
   variable('MAIL_FROM', "E-mails' sender; default no-reply at PUBLIC_BASE_URL's host"),
   variable('DEV_MAILBOX', 'Serve the development mailbox to the operator; embedded start only'),
   variable('KAFKA_BROKERS', 'Kafka for the relay and the webhook dispatcher; unset: in-process'),

@@ -52,6 +52,8 @@ export async function createApp(
   const adapter = new FastifyAdapter({
     loggerInstance: httpLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // The client's address (request.ip) through the listed reverse proxies only; none: the peer.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdFrom(req.headers['request-id'] ?? req.headers['x-request-id']),
     // What Node's HTTP parser refuses (a control character in a header, headers too large) gets

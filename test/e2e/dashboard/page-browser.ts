@@ -19,6 +19,8 @@ export class PageBrowser {
   constructor(
     private readonly baseUrl: string,
     private readonly localAddress = '127.0.0.1',
+    /** Sent with every request (e.g. the X-Forwarded-For a reverse proxy adds). */
+    private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
   get(path: string): Promise<PageAnswer> {
@@ -44,7 +46,7 @@ export class PageBrowser {
 
   private send(method: string, path: string, body?: string): Promise<PageAnswer> {
     const url = new URL(path, this.baseUrl);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.extraHeaders };
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (cookie) headers.cookie = cookie;
     if (body !== undefined) {
