@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { SqlClient } from '@payouts/database';
 
 /** Lifetimes of the recipient pages' sessions. */
@@ -26,7 +26,10 @@ export interface PageSession {
   accessId: string;
   /** Link delivery: the recipient proved the e-mail address. Redirect: verified from the start. */
   verified: boolean;
-  /** Render it in every form (field csrf_token) and check it with checkCsrf on every POST. */
+  /**
+   * The session's CSRF secret: the pages hand it to @fastify/csrf-protection, which derives the
+   * token of every form (field csrf_token) from it and checks it on every POST.
+   */
   csrfToken: string;
   /** The session ends then unless used again (idle timeout, absolute lifetime, payout expiry). */
   expiresAt: Date;
@@ -174,17 +177,6 @@ export class PageSessionStore {
     checkTime(now, 'now');
     const result = await this.#db.query(MARK_VERIFIED_SQL, [session.sessionId, now.toISOString()]);
     if (result.rows.length === 0) throw new Error('the page session has ended; it cannot be verified');
-  }
-
-  /**
-   * True when `submitted` is this session's CSRF token. Constant time: both sides are hashed to
-   * equal lengths first, so neither the content nor the length leaks through timing.
-   */
-  checkCsrf(session: Pick<PageSession, 'csrfToken'>, submitted: string | undefined): boolean {
-    if (typeof submitted !== 'string' || submitted.length === 0) return false;
-    const expected = createHash('sha256').update(session.csrfToken).digest();
-    const actual = createHash('sha256').update(submitted).digest();
-    return timingSafeEqual(expected, actual);
   }
 
   /** Ends the session of this cookie (the recipient is done). */

@@ -149,10 +149,6 @@ export class RecipientFlow {
     return this.sessions.markVerified(session, now);
   }
 
-  checkCsrf(session: PageSession, submitted: string | undefined): boolean {
-    return this.sessions.checkCsrf(session, submitted);
-  }
-
   private async loadByToken(environment: Environment, token: string): Promise<LoadedPayout> {
     const payoutId = payoutIdOfAccessToken(token);
     if (!payoutId) throw linkNotFound();

@@ -1,4 +1,6 @@
 import type { ComponentChildren } from 'preact';
+import { FieldFrame } from './field-frame';
+import { DASHBOARD_FIELD_CLASSES } from './forms';
 
 export interface FilterFormProps {
   /** The list's own path: filters are a GET, so the filtered list has an address of its own. */
@@ -36,30 +38,18 @@ export interface SelectFieldProps {
 /** A labelled select, with hint and error tied to it as Field does. */
 export function SelectField({ name, label, options, value, hint, error }: SelectFieldProps) {
   const id = `field-${name}`;
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div class={error ? 'field field-invalid' : 'field'}>
-      <label for={id}>{label}</label>
-      {hint ? (
-        <p class="hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="error" id={errorId}>
-          {error}
-        </p>
-      ) : null}
-      <select id={id} name={name} aria-describedby={describedBy} aria-invalid={error ? 'true' : undefined}>
-        {options.map(([optionValue, text]) => (
-          <option key={optionValue} value={optionValue} selected={optionValue === (value ?? '')}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
+    <FieldFrame id={id} label={label} hint={hint} error={error} classes={DASHBOARD_FIELD_CLASSES}>
+      {(describedBy) => (
+        <select id={id} name={name} aria-describedby={describedBy} aria-invalid={error ? 'true' : undefined}>
+          {options.map(([optionValue, text]) => (
+            <option key={optionValue} value={optionValue} selected={optionValue === (value ?? '')}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { FieldFrame } from './field-frame';
 
 /** The form field that carries the CSRF token (the name @fastify/csrf-protection reads). */
 export const CSRF_FIELD = '_csrf';
@@ -38,38 +39,66 @@ export interface FieldProps {
   inputMode?: 'text' | 'numeric' | 'decimal' | 'email' | 'url';
 }
 
+/** The dashboard stylesheet's classes of a field's frame (FieldFrame). */
+export const DASHBOARD_FIELD_CLASSES = { field: 'field', invalid: 'field field-invalid', error: 'error' };
+
 /** A labelled input with its hint and error tied to it for screen readers. */
 export function Field(props: FieldProps) {
   const id = `field-${props.name}`;
-  const hintId = props.hint ? `${id}-hint` : undefined;
-  const errorId = props.error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div class={props.error ? 'field field-invalid' : 'field'}>
-      <label for={id}>{props.label}</label>
-      {props.hint ? (
-        <p class="hint" id={hintId}>
-          {props.hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p class="error" id={errorId}>
-          {props.error}
-        </p>
-      ) : null}
-      <input
-        id={id}
-        name={props.name}
-        // Preact types each input type apart; the union of the types a Field allows is not one of them.
-        type={(props.type ?? 'text') as 'text'}
-        value={props.value}
-        required={props.required}
-        autocomplete={props.autocomplete}
-        inputMode={props.inputMode}
-        aria-describedby={describedBy}
-        aria-invalid={props.error ? 'true' : undefined}
-      />
-    </div>
+    <FieldFrame
+      id={id}
+      label={props.label}
+      hint={props.hint}
+      error={props.error}
+      classes={DASHBOARD_FIELD_CLASSES}
+    >
+      {(describedBy) => (
+        <input
+          id={id}
+          name={props.name}
+          // Preact types each input type apart; the union of the types a Field allows is not one of them.
+          type={(props.type ?? 'text') as 'text'}
+          value={props.value}
+          required={props.required}
+          autocomplete={props.autocomplete}
+          inputMode={props.inputMode}
+          aria-describedby={describedBy}
+          aria-invalid={props.error ? 'true' : undefined}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+export interface TextAreaFieldProps {
+  name: string;
+  label: string;
+  value?: string;
+  hint?: string;
+  error?: string | null;
+  rows?: number;
+}
+
+/** A labelled multi-line text input (one value a line, say), with its hint and error. */
+export function TextAreaField({ name, label, value, hint, error, rows = 4 }: TextAreaFieldProps) {
+  const id = `field-${name}`;
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} classes={DASHBOARD_FIELD_CLASSES}>
+      {(describedBy) => (
+        <textarea
+          id={id}
+          name={name}
+          rows={rows}
+          spellcheck={false}
+          autocomplete="off"
+          aria-describedby={describedBy}
+          aria-invalid={error ? 'true' : undefined}
+        >
+          {value ?? ''}
+        </textarea>
+      )}
+    </FieldFrame>
   );
 }
 

@@ -21,3 +21,6 @@ export * from './pagination';
 export * from './data-table';
 export * from './timeline';
 export * from './filter-form';
+export * from './field-frame';
+export * from './hosted-page-scope';
+export * from './hosted-page';

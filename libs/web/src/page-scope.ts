@@ -3,12 +3,11 @@ import fastifyCsrfProtection from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { pageHelmetOptions, removeFormParser } from './hosted-page-scope';
 import { DASHBOARD_COOKIE_PATH } from './paths';
 
 /** The cookie holding the CSRF secret (the form's token is derived from it). */
 export const CSRF_COOKIE = 'dashboard_csrf';
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export interface PageScopeOptions {
   /** PUBLIC_BASE_URL is https: cookies are Secure and HSTS is sent. */
@@ -28,13 +27,13 @@ export function pageCookieOptions(https: boolean): CookieSerializeOptions {
 /**
  * Makes an encapsulated Fastify scope (`fastify.register(async (scope) => …)`) a scope of HTML
  * pages: form bodies, cookies, a CSRF check on every POST (403 otherwise, before the handler
- * runs), the recipient pages' strict headers through helmet, `Cache-Control: no-store` unless a
+ * runs), the pages' strict headers through helmet (pageHelmetOptions), `Cache-Control: no-store` unless a
  * route sets its own, and errors answered as HTML pages. Nothing leaks to the rest of the app:
  * the JSON API keeps its own parsers, headers and error bodies.
  */
 export async function registerPageScope(scope: FastifyInstance, options: PageScopeOptions): Promise<void> {
-  // The app's own form parser (the recipient pages') is inherited; this scope uses formbody's.
-  if (scope.hasContentTypeParser(FORM_TYPE)) scope.removeContentTypeParser(FORM_TYPE);
+  // Whatever form parser the app has is inherited; this scope uses formbody's.
+  removeFormParser(scope);
   await scope.register(fastifyFormbody);
   await scope.register(fastifyCookie);
   await scope.register(fastifyCsrfProtection, {
@@ -43,24 +42,7 @@ export async function registerPageScope(scope: FastifyInstance, options: PageSco
     cookieOpts: pageCookieOptions(options.https),
     logLevel: 'info',
   });
-  await scope.register(fastifyHelmet, {
-    global: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-      },
-    },
-    xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginOpenerPolicy: { policy: 'same-origin' },
-    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
-  });
+  await scope.register(fastifyHelmet, { global: true, ...pageHelmetOptions(options.https) });
   scope.addHook('preHandler', (request, reply, done) => {
     if (request.method !== 'POST') return done();
     scope.csrfProtection(request, reply, done);

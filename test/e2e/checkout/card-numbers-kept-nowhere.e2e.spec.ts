@@ -73,7 +73,8 @@ describe.each(testBackends().map((b) => b.name))('card numbers in the embedded s
       // prints the test cards as hints, so the card number field itself is what is checked.
       for (const page of pages) {
         const field = /<input[^>]*name="card_number"[^>]*>/.exec(page.body)?.[0];
-        if (field) expect(field).toMatch(/value=""/);
+        // An empty value, as the page kit's renderer writes it: `value` alone.
+        if (field) expect(field).toMatch(/\svalue[\s/>]/);
       }
       const status = await call('GET', `/sandbox/payment/status?payment_id=${created.body.order_id}`, {
         token: shop.key,

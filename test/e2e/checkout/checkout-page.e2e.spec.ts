@@ -217,7 +217,7 @@ describe('the hosted checkout page behind https', () => {
     const page = await new Payer(
       created.body.order_url.replace('https://pay.example.com', gateway.url),
     ).open();
-    expect(page.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    expect(page.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
     expect(page.headers.get('strict-transport-security')).toBe('max-age=31536000');
   });
 });

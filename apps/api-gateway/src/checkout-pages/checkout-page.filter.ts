@@ -1,10 +1,9 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { AppConfig } from '@payouts/config';
+import type { Environment } from '@payouts/domain';
 import { toApiError } from '@payouts/http';
-import { APP_CONFIG } from '@payouts/platform';
 import type { PageNotFound } from '@payouts/platform';
-import type { FastifyReply } from 'fastify';
-import { setPageHeaders } from '../recipient/page-headers';
+import { applyPageHeaders, isCsrfRefusal, sendPage } from '@payouts/web';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problemPage } from './checkout-page-views';
 
 export interface CheckoutErrorPage {
@@ -40,11 +39,18 @@ export function checkoutErrorPage(exception: unknown): CheckoutErrorPage {
   };
 }
 
-const PAYMENT_NOT_FOUND: CheckoutErrorPage = {
+export const PAYMENT_NOT_FOUND: CheckoutErrorPage = {
   status: 404,
   headers: {},
   title: 'Payment not found',
   message: 'This payment link is not valid. Check the link you were given.',
+};
+
+const PAGE_EXPIRED: CheckoutErrorPage = {
+  status: 403,
+  headers: {},
+  title: 'Page expired',
+  message: 'This form has expired. Open the payment link again.',
 };
 
 /** The checkout page's paths: `/checkout` and everything under it (the page is `/checkout/:token`). */
@@ -53,12 +59,14 @@ const CHECKOUT_PAGE_PATH = /^\/checkout(?:[/?]|$)/;
 /**
  * A checkout page path that no route takes (`/checkout/`, `/checkout/a/b`) or whose target is
  * refused (`/checkout/%2e%2e`, a token with a percent-encoded character): the 404 page of an
- * unknown token, for a GET or a form post alike (createApp's hook, page-not-found.ts).
+ * unknown token, for a GET or a form post alike (createApp's hook, page-not-found.ts), with the
+ * page's headers.
  */
 export function checkoutPageNotFound(https: boolean): PageNotFound {
   return (request, reply) => {
     if (!CHECKOUT_PAGE_PATH.test(request.url)) return false;
-    sendErrorPage(reply, PAYMENT_NOT_FOUND, https);
+    applyPageHeaders(request, reply, https);
+    void sendErrorPage(reply, PAYMENT_NOT_FOUND, 'production');
     return true;
   };
 }
@@ -68,26 +76,33 @@ export function servedOverHttps(config: AppConfig): boolean {
   return config.publicBaseUrl.startsWith('https://');
 }
 
-/** Failures on the hosted checkout page are pages too, never the API's JSON (as the recipient pages). */
-@Catch()
-export class CheckoutPageFilter implements ExceptionFilter {
-  private readonly https: boolean;
+/** The environment of the order whose page a request is on, once the route has found the order. */
+const orderEnvironments = new WeakMap<FastifyRequest, Environment>();
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.https = servedOverHttps(config);
-  }
-
-  catch(exception: unknown, host: ArgumentsHost): void {
-    sendErrorPage(host.switchToHttp().getResponse<FastifyReply>(), checkoutErrorPage(exception), this.https);
-  }
+/** The order of this request's page is known: a refused form's page then carries its sandbox note. */
+export function onOrderPage(request: FastifyRequest, environment: Environment): void {
+  orderEnvironments.set(request, environment);
 }
 
-function sendErrorPage(reply: FastifyReply, page: CheckoutErrorPage, https: boolean): void {
-  setPageHeaders(reply, { https });
-  for (const [name, value] of Object.entries(page.headers)) void reply.header(name, value);
+/**
+ * The checkout page scope's answer to what a route raised: pages too, never the API's JSON (as
+ * the recipient pages'). A refused CSRF token: "Page expired", in the order's environment.
+ */
+export function checkoutPageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (isCsrfRefusal(error)) {
+    void sendErrorPage(reply, PAGE_EXPIRED, orderEnvironments.get(request) ?? 'production');
+    return;
+  }
   // The order (and so its environment) is unknown here: no sandbox banner.
-  void reply
-    .status(page.status)
-    .type('text/html; charset=utf-8')
-    .send(problemPage('production', page.title, page.message));
+  void sendErrorPage(reply, checkoutErrorPage(error), 'production');
+}
+
+/** A page that says why there is no payment form, with its status and headers. */
+export function sendErrorPage(
+  reply: FastifyReply,
+  page: CheckoutErrorPage,
+  environment: Environment,
+): FastifyReply {
+  for (const [name, value] of Object.entries(page.headers)) void reply.header(name, value);
+  return sendPage(reply, page.status, problemPage(environment, page.title, page.message));
 }

@@ -1,39 +1,48 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { resolveEncryptionKeys } from '@payouts/accounts';
 import { CheckoutModule } from '@payouts/checkout';
 import type { AppConfig } from '@payouts/config';
 import { answerNotFoundOnPages, APP_CONFIG } from '@payouts/platform';
+import { registerHostedPageScope, removeFormParser } from '@payouts/web';
 import type { FastifyInstance } from 'fastify';
 import { GatewayAccountsModule } from '../accounts.module';
-import { CheckoutCsrf } from './checkout-csrf';
-import { checkoutPageNotFound, servedOverHttps } from './checkout-page.filter';
-import { CheckoutPagesController } from './checkout-pages.controller';
+import { checkoutPageError, checkoutPageNotFound, servedOverHttps } from './checkout-page.filter';
+import { CheckoutPageRoutes } from './checkout-pages.routes';
 
-/** The hosted checkout page (its form posts use the recipient pages' form parser, form-body.ts). */
+/** The cookie holding a checkout page's CSRF secret (HttpOnly, SameSite=Strict, that page's path only). */
+export const CHECKOUT_CSRF_COOKIE = 'checkout_csrf';
+
+/**
+ * The hosted checkout page. Its routes live in one encapsulated Fastify scope of the page kit
+ * (registerHostedPageScope): form bodies, cookies, the CSRF tokens of a secret in the page's own
+ * cookie, helmet's headers and the page's error pages apply there only.
+ */
 @Module({
   imports: [CqrsModule, CheckoutModule, GatewayAccountsModule],
-  controllers: [CheckoutPagesController],
-  providers: [
-    {
-      provide: CheckoutCsrf,
-      useFactory: (config: AppConfig) => new CheckoutCsrf(resolveEncryptionKeys(config)),
-      inject: [APP_CONFIG],
-    },
-  ],
+  providers: [CheckoutPageRoutes],
 })
 export class CheckoutPagesModule implements OnModuleInit {
   constructor(
     private readonly http: HttpAdapterHost,
+    private readonly routes: CheckoutPageRoutes,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    // Before the app listens: a path under /checkout that is no order's page is the page's 404.
-    answerNotFoundOnPages(
-      this.http.httpAdapter.getInstance<FastifyInstance>(),
-      checkoutPageNotFound(servedOverHttps(this.config)),
-    );
+    // Before the app listens; Fastify loads the scope when it starts. Only page scopes take form
+    // posts, and a path under /checkout that is no order's page is the page's 404.
+    const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
+    const https = servedOverHttps(this.config);
+    removeFormParser(fastify);
+    answerNotFoundOnPages(fastify, checkoutPageNotFound(https));
+    void fastify.register(async (scope) => {
+      await registerHostedPageScope(scope, {
+        https,
+        csrfSecret: { cookie: CHECKOUT_CSRF_COOKIE },
+        errorPage: checkoutPageError,
+      });
+      this.routes.register(scope);
+    });
   }
 }

@@ -1,23 +1,20 @@
-import { Controller, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Inject, Injectable } from '@nestjs/common';
 import { RecipientFlow, VerificationCodeStore } from '@payouts/claims';
 import type { CodeCheck } from '@payouts/claims';
 import { MAILER } from '@payouts/mail';
 import type { Mailer } from '@payouts/mail';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formField, formTokenIsValid } from '@payouts/web';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { environmentOfRoute } from '../auth/request-environment';
-import { RecipientPageFilter } from './recipient-page.filter';
-import { recipientActions, RecipientPageReplies } from './recipient-page-replies';
+import { inBothEnvironments, recipientActions, RecipientPageReplies } from './recipient-page-replies';
 
 /**
  * The e-mail check before a claim-link payout may be chosen: send a one-time code to the
- * customer's address, then verify the code the recipient types in. Every POST carries the
- * session's CSRF token.
+ * customer's address, then verify the code the recipient types in. Every POST carries a CSRF
+ * token of the page session's secret, checked once the session is known.
  */
-@ApiExcludeController()
-@UseFilters(RecipientPageFilter)
-@Controller()
-export class EmailVerificationController {
+@Injectable()
+export class EmailVerificationRoutes {
   constructor(
     private readonly flow: RecipientFlow,
     private readonly replies: RecipientPageReplies,
@@ -25,23 +22,44 @@ export class EmailVerificationController {
     @Inject(MAILER) private readonly mailer: Mailer,
   ) {}
 
-  @Post(['recipient/send-code', 'sandbox/recipient/send-code'])
-  async sendCode(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfRoute(request);
-    const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
-    this.replies.checkCsrf(session, request);
-    const payout = loaded.payout;
-    if (payout.delivery !== 'link' || !payout.currentLink || session.verified) {
-      return this.replies.seeOther(reply, recipientActions(environment).page);
+  register(scope: FastifyInstance): void {
+    for (const path of inBothEnvironments('/recipient/send-code')) {
+      scope.post(path, (request, reply) => this.sendCode(request, reply));
     }
+    for (const path of inBothEnvironments('/recipient/verify')) {
+      scope.post(path, (request, reply) => this.verify(request, reply));
+    }
+  }
+
+  /**
+   * A post of the e-mail step: its session and the payout's current link, the form's token
+   * checked; null once answered (the 403 page of a form from elsewhere, or, with nothing left to
+   * verify, a 303 back to the page).
+   */
+  private async codeStep(request: FastifyRequest, reply: FastifyReply) {
+    const environment = environmentOfRoute(request);
+    const { session, loaded } = await this.replies.session(request, environment);
+    if (!formTokenIsValid(request, reply)) return null;
+    const { payout } = loaded;
+    if (payout.delivery !== 'link' || !payout.currentLink || session.verified) {
+      void this.replies.seeOther(reply, recipientActions(environment).page);
+      return null;
+    }
+    return { environment, session, loaded, payout, linkId: payout.currentLink.linkId };
+  }
+
+  private async sendCode(request: FastifyRequest, reply: FastifyReply) {
+    const step = await this.codeStep(request, reply);
+    if (!step) return reply;
+    const { environment, loaded, payout } = step;
     const issued = await this.codes.issue({
       payoutId: payout.payoutId,
-      linkId: payout.currentLink.linkId,
+      linkId: step.linkId,
       now: this.flow.now(environment),
     });
     if (!issued.ok) {
-      reply.header('retry-after', String(issued.retryAfterSeconds));
-      return this.replies.verifyView(reply, environment, loaded, session, 429, {
+      void reply.header('retry-after', String(issued.retryAfterSeconds));
+      return this.replies.verifyView(reply, environment, loaded, 429, {
         codeSent: true,
         message: `A code was sent recently. You can ask for a new one in ${issued.retryAfterSeconds} seconds.`,
       });
@@ -58,21 +76,16 @@ export class EmailVerificationController {
     return this.replies.seeOther(reply, `${recipientActions(environment).page}?sent=1`);
   }
 
-  @Post(['recipient/verify', 'sandbox/recipient/verify'])
-  async verify(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfRoute(request);
-    const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
-    const form = this.replies.checkCsrf(session, request);
-    const payout = loaded.payout;
-    if (payout.delivery !== 'link' || !payout.currentLink || session.verified) {
-      return this.replies.seeOther(reply, recipientActions(environment).page);
-    }
+  private async verify(request: FastifyRequest, reply: FastifyReply) {
+    const step = await this.codeStep(request, reply);
+    if (!step) return reply;
+    const { environment, session, loaded, payout } = step;
     const now = this.flow.now(environment);
-    const code = (form.code ?? '').replace(/\s+/g, '');
+    const code = (formField(request.body, 'code') ?? '').replace(/\s+/g, '');
     const checked = /^\d{6}$/.test(code)
       ? await this.codes.verify({
           payoutId: payout.payoutId,
-          linkId: payout.currentLink.linkId,
+          linkId: step.linkId,
           code,
           clientKey: request.ip,
           now,
@@ -83,8 +96,8 @@ export class EmailVerificationController {
       return this.replies.seeOther(reply, recipientActions(environment).page);
     }
     const refusal = codeRefusal(checked);
-    if (refusal.retryAfterSeconds) reply.header('retry-after', String(refusal.retryAfterSeconds));
-    return this.replies.verifyView(reply, environment, loaded, session, refusal.status, {
+    if (refusal.retryAfterSeconds) void reply.header('retry-after', String(refusal.retryAfterSeconds));
+    return this.replies.verifyView(reply, environment, loaded, refusal.status, {
       codeSent: true,
       error: refusal.message,
     });

@@ -1,6 +1,5 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import {
   RECEIVING_DETAILS_VAULT,
   ReceivingDetailsChangedError,
@@ -16,23 +15,30 @@ import {
   ReceivingMethod,
 } from '@payouts/domain';
 import { ConfirmPayoutCommand } from '@payouts/payouts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formFields, formTokenIsValid } from '@payouts/web';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { environmentOfRoute } from '../auth/request-environment';
-import { RecipientPageFilter } from './recipient-page.filter';
-import { recipientActions, RecipientPageReplies, summary, withPayoutId } from './recipient-page-replies';
+import {
+  Form,
+  inBothEnvironments,
+  recipientActions,
+  RecipientPageReplies,
+  summary,
+  withPayoutId,
+} from './recipient-page-replies';
 import { STYLESHEET, STYLESHEET_PATH } from './views/layout';
-import { confirmPage, METHOD_LABELS } from './views/pages';
+import { ConfirmPage, METHOD_LABELS } from './views/pages';
 
 /**
- * The recipient's hosted pages at `payout_url` (docs/design.md#delivery-links-and-expiry): plain server-rendered forms. The token in
- * a claim link or handoff URL is exchanged at once for an HttpOnly session cookie and the browser
- * is sent on to `/recipient`, so the token leaves the address bar and never travels as a referrer.
- * Every POST carries the session's CSRF token. The e-mail code step: email-verification.controller.ts.
+ * The recipient's hosted pages at `payout_url` (docs/design.md#delivery-links-and-expiry): plain
+ * server-rendered forms, in the recipient page scope (RecipientPagesModule). The token in a claim
+ * link or handoff URL is exchanged at once for an HttpOnly session cookie and the browser is sent
+ * on to `/recipient`, so the token leaves the address bar and never travels as a referrer. Every
+ * POST carries a CSRF token of the session's secret, checked once the session is known. The
+ * e-mail code step: email-verification.routes.ts.
  */
-@ApiExcludeController()
-@UseFilters(RecipientPageFilter)
-@Controller()
-export class RecipientPagesController {
+@Injectable()
+export class RecipientPagesRoutes {
   constructor(
     private readonly flow: RecipientFlow,
     private readonly replies: RecipientPageReplies,
@@ -41,45 +47,57 @@ export class RecipientPagesController {
     @Inject(RECEIVING_DETAILS_VAULT) private readonly vault: ReceivingDetailsVault,
   ) {}
 
-  @Get(STYLESHEET_PATH)
-  stylesheet(@Res() reply: FastifyReply) {
-    void reply
+  register(scope: FastifyInstance): void {
+    scope.get(STYLESHEET_PATH, (_request, reply) => this.stylesheet(reply));
+    for (const path of inBothEnvironments('/claim/:token')) {
+      scope.get<{ Params: { token: string } }>(path, (request, reply) => this.claim(request, reply));
+    }
+    for (const path of inBothEnvironments('/handoff/:token')) {
+      scope.get<{ Params: { token: string } }>(path, (request, reply) => this.handoff(request, reply));
+    }
+    for (const path of inBothEnvironments('/recipient')) {
+      scope.get(path, (request, reply) => this.page(request, reply));
+    }
+    for (const path of inBothEnvironments('/recipient/details')) {
+      scope.post(path, (request, reply) => this.details(request, reply));
+    }
+    for (const path of inBothEnvironments('/recipient/confirm')) {
+      scope.post(path, (request, reply) => this.confirm(request, reply));
+    }
+  }
+
+  private stylesheet(reply: FastifyReply) {
+    return reply
       .header('cache-control', 'public, max-age=3600')
-      .header('x-content-type-options', 'nosniff')
       .type('text/css; charset=utf-8')
       .send(STYLESHEET);
   }
 
-  @Get(['claim/:token', 'sandbox/claim/:token'])
-  async claim(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  private async claim(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) {
     const environment = environmentOfRoute(request);
-    const entered = await this.flow.enterLink(environment, token);
+    const entered = await this.flow.enterLink(environment, request.params.token);
     if (entered.kind === 'status') {
       // Gone for good (expired or cancelled): 410; otherwise it simply shows where the payout stands.
-      const { payout } = entered.loaded;
-      const gone = ['expired', 'cancelled'].includes(payout.status) ? 410 : 200;
-      return this.replies.html(reply, payout, gone, this.replies.statusView(environment, entered.loaded));
+      const gone = ['expired', 'cancelled'].includes(entered.loaded.payout.status) ? 410 : 200;
+      return this.replies.statusView(reply, environment, entered.loaded, gone);
     }
-    this.replies.startSession(reply, environment, entered.cookie);
+    return this.replies.startSession(reply, environment, entered.cookie);
   }
 
-  @Get(['handoff/:token', 'sandbox/handoff/:token'])
-  async handoff(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  private async handoff(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) {
     const environment = environmentOfRoute(request);
-    const session = await this.flow.enterHandoff(environment, token);
-    this.replies.startSession(reply, environment, session.cookie);
+    const session = await this.flow.enterHandoff(environment, request.params.token);
+    return this.replies.startSession(reply, environment, session.cookie);
   }
 
-  @Get(['recipient', 'sandbox/recipient'])
-  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  private async page(request: FastifyRequest, reply: FastifyReply) {
     const environment = environmentOfRoute(request);
-    const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
+    const { session, loaded } = await this.replies.session(request, environment);
     const payout = loaded.payout;
     const query = request.query as Record<string, string | undefined>;
-    const frame = { environment };
 
     if (payout.status !== 'awaiting_choice') {
-      return this.replies.html(reply, payout, 200, this.replies.statusView(environment, loaded));
+      return this.replies.statusView(reply, environment, loaded, 200);
     }
     if (payout.delivery === 'link' && !session.verified) {
       const justSent = query.sent === '1';
@@ -92,7 +110,7 @@ export class RecipientPagesController {
           linkId: payout.currentLink.linkId,
           now: this.flow.now(environment),
         }));
-      return this.replies.verifyView(reply, environment, loaded, session, 200, {
+      return this.replies.verifyView(reply, environment, loaded, 200, {
         codeSent: justSent || outstanding,
         message: justSent
           ? 'We sent a code. It may take a minute to arrive.'
@@ -103,62 +121,67 @@ export class RecipientPagesController {
     }
     const details = query.change === '1' ? null : await this.vault.load(payout.payoutId);
     if (details) {
-      return this.replies.html(
-        reply,
-        payout,
-        200,
-        confirmPage(
-          { ...frame, title: 'Confirm your payout' },
-          {
+      const page = (
+        <ConfirmPage
+          frame={{ environment, title: 'Confirm your payout' }}
+          view={{
             payout: summary(loaded),
             methodLabel: METHOD_LABELS[details.method],
             details: describeReceivingDetails(details),
-            csrfToken: session.csrfToken,
+            csrfToken: reply.generateCsrf(),
             actions: {
               confirm: recipientActions(environment).confirm,
               change: recipientActions(environment).page,
             },
-          },
-        ),
+          }}
+        />
       );
+      return this.replies.page(reply, payout, 200, page);
     }
-    return this.replies.chooseView(reply, environment, loaded, session, null, {}, {}, 200);
+    return this.replies.chooseView(reply, environment, loaded, null, {}, {}, 200);
   }
 
-  @Post(['recipient/details', 'sandbox/recipient/details'])
-  async details(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  /**
+   * A post of the choice (details, confirm): its session and payout, the form's token checked;
+   * null once answered (the 403 page of a form from elsewhere, or, when the payout takes no choice
+   * now, a 303 back to the page, which shows where it stands).
+   */
+  private async choiceStep(request: FastifyRequest, reply: FastifyReply) {
     const environment = environmentOfRoute(request);
-    const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
-    const form = this.replies.checkCsrf(session, request);
-    const payout = loaded.payout;
+    const { session, loaded } = await this.replies.session(request, environment);
+    if (!formTokenIsValid(request, reply)) return null;
+    const { payout } = loaded;
     if (payout.status !== 'awaiting_choice' || (payout.delivery === 'link' && !session.verified)) {
-      return this.replies.seeOther(reply, recipientActions(environment).page);
+      void this.replies.seeOther(reply, recipientActions(environment).page);
+      return null;
     }
+    return { environment, loaded, payout };
+  }
+
+  private async details(request: FastifyRequest, reply: FastifyReply) {
+    const step = await this.choiceStep(request, reply);
+    if (!step) return reply;
+    const { environment, loaded, payout } = step;
+    const form: Form = formFields(request.body);
     const method = (RECEIVING_METHODS as readonly string[]).includes(form.method ?? '')
       ? (form.method as ReceivingMethod)
       : null;
     if (!method) {
-      return this.replies.chooseView(reply, environment, loaded, session, null, form, {
+      return this.replies.chooseView(reply, environment, loaded, null, form, {
         method: 'Choose how you would like to receive the payout.',
       });
     }
     const parsed = parseReceivingDetails(method, form, this.flow.now(environment));
-    if (!parsed.ok)
-      return this.replies.chooseView(reply, environment, loaded, session, method, form, parsed.errors);
+    if (!parsed.ok) return this.replies.chooseView(reply, environment, loaded, method, form, parsed.errors);
     // False when a confirm sealed the details meanwhile: the page then shows the payout as it is.
     await this.vault.save(payout.payoutId, parsed.details);
     return this.replies.seeOther(reply, recipientActions(environment).page);
   }
 
-  @Post(['recipient/confirm', 'sandbox/recipient/confirm'])
-  async confirm(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const environment = environmentOfRoute(request);
-    const { session, loaded } = await this.flow.current(environment, this.replies.cookie(request));
-    this.replies.checkCsrf(session, request);
-    const payout = loaded.payout;
-    if (payout.status !== 'awaiting_choice' || (payout.delivery === 'link' && !session.verified)) {
-      return this.replies.seeOther(reply, recipientActions(environment).page);
-    }
+  private async confirm(request: FastifyRequest, reply: FastifyReply) {
+    const step = await this.choiceStep(request, reply);
+    if (!step) return reply;
+    const { environment, payout } = step;
     const chosen = await this.vault.loadForConfirm(payout.payoutId);
     if (!chosen) return this.replies.seeOther(reply, recipientActions(environment).page);
     try {
