@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SqlClient } from '@payouts/database';
 import { testBackends, TestDatabase } from '@payouts/testing';
-import { AccountsRepository, PayoutScope } from './index';
+import { AccountsRepository, isKnownTimeZone, PayoutScope, TIME_ZONES } from './index';
 import { SecretBox } from './secret-box';
 
 /** The test database, counting the look-ups in each statement sent on its shared read connections. */
@@ -136,6 +136,35 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
       expect((await repo.authenticateCredential(token))?.account.payoutsApproved).toBe(true);
       expect(await repo.setPayoutsApproval(accountId, false)).toBe(true);
       expect((await repo.authenticateCredential(token))?.account.payoutsApproved).toBe(false);
+    });
+
+    it('gives its settings per environment, with the payout switches a credential of that environment reads', async () => {
+      const { accountId } = await repo.createAccount({ name: 'Shop', region: 'EU' });
+      expect(await repo.environmentSettings(accountId, 'sandbox')).toEqual({
+        payoutsApproved: false,
+        payoutsEnabled: false,
+        returnUrlOrigins: [],
+        checkoutWebhookUrl: null,
+        region: 'EU',
+      });
+      await repo.setReturnUrlOrigins(accountId, 'sandbox', ['https://shop.example']);
+      await repo.setCheckoutWebhookUrl(accountId, 'sandbox', 'https://shop.example/hooks');
+      await repo.setPayoutsApproval(accountId, true);
+      await repo.setPayoutsEnabled(accountId, 'sandbox', true);
+      expect(await repo.environmentSettings(accountId, 'sandbox')).toEqual({
+        payoutsApproved: true,
+        payoutsEnabled: true,
+        returnUrlOrigins: ['https://shop.example'],
+        checkoutWebhookUrl: 'https://shop.example/hooks',
+        region: 'EU',
+      });
+      expect(await repo.environmentSettings(accountId, 'production')).toMatchObject({
+        payoutsApproved: true,
+        payoutsEnabled: false,
+        returnUrlOrigins: [],
+      });
+      expect(await repo.environmentSettings('acct_000000000000000000000000', 'sandbox')).toBeNull();
+      await expect(repo.environmentSettings(accountId, 'staging' as 'sandbox')).rejects.toThrow();
     });
   });
 
@@ -577,6 +606,43 @@ describe.each(testBackends())('accounts and credentials on $name', (backend) => 
       await expect(
         repo.setPayoutsEnabled('acct_000000000000000000000000', 'production', true),
       ).rejects.toThrow(/no such account/);
+    });
+  });
+
+  describe('the dashboard profile', () => {
+    it('is the account’s name and its time zone, UTC until one is set; null for no such account', async () => {
+      const { accountId } = await repo.createAccount({ name: 'Corner <Shop>', region: 'US' });
+      expect(await repo.dashboardProfile(accountId)).toEqual({ name: 'Corner <Shop>', timeZone: 'UTC' });
+      expect(await repo.dashboardProfile('acct_000000000000000000000000')).toBeNull();
+      expect(await repo.dashboardProfile(42 as unknown as string)).toBeNull();
+    });
+
+    it('sets a time zone from TIME_ZONES for that account alone, and refuses any other name unchanged', async () => {
+      const { accountId } = await repo.createAccount({ name: 'Shop', region: 'EU' });
+      const { accountId: otherId } = await repo.createAccount({ name: 'Other', region: 'EU' });
+      expect(TIME_ZONES).toContain('Europe/Berlin');
+      expect(await repo.setTimeZone(accountId, 'Europe/Berlin')).toBe(true);
+      expect((await repo.dashboardProfile(accountId))?.timeZone).toBe('Europe/Berlin');
+      expect((await repo.dashboardProfile(otherId))?.timeZone).toBe('UTC');
+      expect(await repo.setTimeZone(accountId, 'UTC')).toBe(true);
+      expect((await repo.dashboardProfile(accountId))?.timeZone).toBe('UTC');
+      await repo.setTimeZone(accountId, 'Asia/Tokyo');
+
+      for (const refused of ['Mars/Olympus_Mons', 'europe/berlin', '', 'UTC ', 42 as unknown as string]) {
+        expect(isKnownTimeZone(refused)).toBe(false);
+        await expect(repo.setTimeZone(accountId, refused)).rejects.toThrow(RangeError);
+      }
+      expect((await repo.dashboardProfile(accountId))?.timeZone).toBe('Asia/Tokyo');
+      expect(await repo.setTimeZone('acct_000000000000000000000000', 'Asia/Tokyo')).toBe(false);
+    });
+
+    it('offers only zones the runtime can format, UTC first and once', async () => {
+      expect(TIME_ZONES[0]).toBe('UTC');
+      expect(TIME_ZONES.filter((zone) => zone === 'UTC')).toHaveLength(1);
+      expect(new Set(TIME_ZONES).size).toBe(TIME_ZONES.length);
+      for (const zone of TIME_ZONES) {
+        expect(() => new Intl.DateTimeFormat('en-GB', { timeZone: zone })).not.toThrow();
+      }
     });
   });
 

@@ -32,6 +32,17 @@ export interface IssuedCredential {
   createdAt: string;
 }
 
+/** One environment's settings (and the account's approval and region), as stored. */
+export interface EnvironmentSettings {
+  /** By the service operator, for the whole account. */
+  payoutsApproved: boolean;
+  payoutsEnabled: boolean;
+  returnUrlOrigins: string[];
+  checkoutWebhookUrl: string | null;
+  /** The region the operator gave the account: its ledgers' currencies. */
+  region: string;
+}
+
 export interface CredentialSummary {
   credentialId: string;
   kind: CredentialKind;
@@ -131,6 +142,39 @@ export class AccountsRepository {
     );
     const row = result.rows[0];
     return row ? { name: row.name, timeZone: row.time_zone } : null;
+  }
+
+  /**
+   * One environment's settings as stored, with the account's approval and region: the
+   * dashboard's Settings page shows them and its Send payouts pages check the same two switches a
+   * payout credential's look-up reads. Null when there is no such account.
+   */
+  async environmentSettings(
+    accountId: string,
+    environment: Environment,
+  ): Promise<EnvironmentSettings | null> {
+    requireEnvironment(environment);
+    const result = await this.#db.query<{
+      payouts_approved: boolean;
+      region: string;
+      payouts_enabled: boolean;
+      return_url_origins: string[];
+      checkout_webhook_url: string | null;
+    }>(
+      `SELECT a.payouts_approved, a.region, e.payouts_enabled, e.return_url_origins, e.checkout_webhook_url
+         FROM accounts a JOIN account_environments e ON e.account_id = a.account_id AND e.environment = $2
+        WHERE a.account_id = $1`,
+      [accountId, environment],
+    );
+    const row = result.rows[0];
+    if (!row) return null;
+    return {
+      payoutsApproved: row.payouts_approved,
+      payoutsEnabled: row.payouts_enabled,
+      returnUrlOrigins: [...row.return_url_origins],
+      checkoutWebhookUrl: row.checkout_webhook_url,
+      region: row.region,
+    };
   }
 
   /** An IANA time zone name the runtime knows (a RangeError otherwise). False when no such account. */

@@ -9,6 +9,6 @@ export { copyOf32ByteKey } from './key-copy';
 export { resolveEncryptionKey, deriveSubkey } from './encryption-key';
 export { resolveEncryptionKeys, deriveSubkeys, keysToTry } from './encryption-keys';
 export type { EncryptionKeys, KeyMaterial } from './encryption-keys';
-export type { IssuedCredential, CredentialSummary } from './accounts.repository';
+export type { IssuedCredential, CredentialSummary, EnvironmentSettings } from './accounts.repository';
 export type { AuthenticatedCredential } from './credential-look-up';
 export { TIME_ZONES, isKnownTimeZone } from './time-zones';

@@ -4,6 +4,7 @@ import type { AccountsRepository, AuthenticatedCredential, PayoutScope } from '@
 import type { AppConfig } from '@payouts/config';
 import { APP_CONFIG } from '@payouts/platform';
 import { ApiError } from '@payouts/http';
+import { accountPreconditionRefusal } from '../payouts/payout-preconditions';
 import { authenticateBearer } from './bearer-credential';
 import { ACCOUNTS } from '../gateway.tokens';
 import {
@@ -91,15 +92,5 @@ function preconditionRefusal(
   if (scope && !credential.scopes.includes(scope)) {
     return new ApiError(403, 'insufficient_scope', `this endpoint needs the ${scope} scope`);
   }
-  if (!credential.account.payoutsApproved) {
-    return new ApiError(403, 'payouts_not_approved', 'the account is not approved for payouts yet');
-  }
-  if (!credential.account.payoutsEnabled) {
-    return new ApiError(
-      403,
-      'payouts_disabled',
-      'payouts are switched off for this account in the dashboard',
-    );
-  }
-  return undefined;
+  return accountPreconditionRefusal(credential.account);
 }

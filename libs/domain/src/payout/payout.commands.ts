@@ -1,5 +1,5 @@
 import { Environment } from '../kernel/decider';
-import { PayoutDelivery } from './payout.events';
+import { PayoutDelivery, PayoutSource } from './payout.events';
 
 /**
  * Commands to one payout. Identifiers and token hashes are made outside the domain (it has no
@@ -21,6 +21,8 @@ export type CreatePayout = {
     description?: string | null;
     caseReference?: string | null;
     originalPaymentId?: string | null;
+    /** Where the payout is created from; `api` when left out. */
+    source?: PayoutSource;
     /** Link delivery: the first claim link. Redirect delivery: the first handoff session. */
     access: { id: string; tokenHash: string };
   };

@@ -5,7 +5,7 @@ import { isDeliverableEmailAddress } from '../kernel/email-address';
 import { addMs } from '../kernel/time';
 import { handoffExpiresAt } from './payout.access';
 import { CreatePayout } from './payout.commands';
-import { PayoutCreated, PayoutEvent } from './payout.events';
+import { PAYOUT_SOURCES, PayoutCreated, PayoutEvent, PayoutSource } from './payout.events';
 import { PAYOUT_EXPIRY_MS, PAYOUT_TEXT_LIMITS } from './payout.limits';
 import { PayoutState } from './payout.state';
 
@@ -23,6 +23,7 @@ export function decideCreatePayout(data: CreateData, state: PayoutState, now: Da
   const fee = parseMoney(data.fee, 'fee');
   const merchantReference = requiredText(data.merchantReference, 'merchant_reference');
   const recipient = recipientOf(data);
+  const source = sourceOf(data.source);
   const createdAt = now.toISOString();
   const payoutExpiresAt = addMs(now, PAYOUT_EXPIRY_MS[data.delivery]);
 
@@ -45,7 +46,7 @@ export function decideCreatePayout(data: CreateData, state: PayoutState, now: Da
       description: optionalText(data.description, 'description'),
       caseReference: optionalText(data.caseReference, 'case_reference'),
       originalPaymentId: optionalText(data.originalPaymentId, 'original_payment_id'),
-      source: 'api',
+      source,
       createdAt,
       payoutExpiresAt: payoutExpiresAt.toISOString(),
     },
@@ -80,6 +81,15 @@ export function decideCreatePayout(data: CreateData, state: PayoutState, now: Da
       },
     },
   ];
+}
+
+/** Where the payout comes from: `api` unless the caller names one of PAYOUT_SOURCES. */
+function sourceOf(source: PayoutSource | undefined): PayoutSource {
+  if (source === undefined) return 'api';
+  if (!(PAYOUT_SOURCES as readonly unknown[]).includes(source)) {
+    throw new DomainError('invalid_request', `source must be one of ${PAYOUT_SOURCES.join(', ')}`);
+  }
+  return source;
 }
 
 type Recipient = Pick<PayoutCreated['data'], 'customerEmail' | 'customerId' | 'returnUrl'>;

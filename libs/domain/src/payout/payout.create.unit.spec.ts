@@ -77,6 +77,18 @@ describe('Create Payout', () => {
     expect(created?.data).toMatchObject({ amount: '0.10', fee: '0.20', totalReserved: '0.30' });
   });
 
+  it('A payout created from the dashboard says so in its source; an unknown source is refused.', () => {
+    const [created] = payoutDecider.decide(
+      createLinkPayout({ source: 'dashboard' }),
+      payoutDecider.initialState(),
+      T0,
+    );
+    expect(created?.data).toMatchObject({ source: 'dashboard' });
+    given([])
+      .when(createLinkPayout({ source: 'email' as 'api' }), T0)
+      .thenRefuses('invalid_request');
+  });
+
   it('A payout id that already exists is refused with payout_already_exists.', () => {
     given(openLinkPayout).when(createLinkPayout(), T0).thenRefuses('payout_already_exists');
   });

@@ -17,6 +17,9 @@ export const PAYOUT_STATUSES = [
   'failed',
 ] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+/** Where a payout was created from: the API, or the merchant dashboard's Send payouts form. */
+export const PAYOUT_SOURCES = ['api', 'dashboard'] as const;
+export type PayoutSource = (typeof PAYOUT_SOURCES)[number];
 
 export type PayoutCreated = {
   type: 'PayoutCreated';
@@ -36,7 +39,7 @@ export type PayoutCreated = {
     description: string | null;
     caseReference: string | null;
     originalPaymentId: string | null;
-    source: 'api';
+    source: PayoutSource;
     createdAt: string;
     payoutExpiresAt: string;
   };

@@ -1,5 +1,5 @@
 import { Environment } from '../kernel/decider';
-import { PayoutStatus } from './payout.events';
+import { PayoutSource, PayoutStatus } from './payout.events';
 
 /** The current claim link of a link payout; rotation replaces it, so older links stop working. */
 export type ClaimLink = { linkId: string; tokenHash: string; expiresAt: string };
@@ -21,7 +21,7 @@ export type PayoutFacts = {
   description: string | null;
   caseReference: string | null;
   originalPaymentId: string | null;
-  source: 'api';
+  source: PayoutSource;
   createdAt: string;
   payoutExpiresAt: string;
   updatedAt: string;

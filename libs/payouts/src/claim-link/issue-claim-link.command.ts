@@ -5,8 +5,8 @@ import type { PayoutAccessResult } from '../shared/payout-access';
 
 /**
  * Get or rotate a link payout's claim link (`POST /api/payout/{payout_id}/link`). Without rotate
- * nothing is written and the payout is returned (showing its current link again is the caller's:
- * ClaimLinkTokens); with rotate a new link is issued.
+ * nothing is written and the current link is shown again (derived by ClaimLinkTokens); with rotate
+ * a new link is issued. Either way the result's `answer` is the endpoint's body, with the link.
  */
 export class IssueClaimLinkCommand extends Command<PayoutAccessResult> {
   constructor(

@@ -14,9 +14,9 @@ import { SealedAnswerUrls } from '../shared/sealed-answer-urls';
 import { IssueClaimLinkCommand } from './issue-claim-link.command';
 
 /**
- * Get or Rotate Claim Link (`POST /api/payout/{payout_id}/link`). With the request's key, the
- * answer (the link, sealed in the stored copy: kept 30 days, it must not hold a working link in
- * clear) commits with it.
+ * Get or Rotate Claim Link (`POST /api/payout/{payout_id}/link`): its answer (the link) is the
+ * result's `answer`. With the request's key, the answer (sealed in the stored copy: kept 30 days,
+ * it must not hold a working link in clear) commits with it.
  */
 @CommandHandler(IssueClaimLinkCommand)
 export class IssueClaimLinkHandler
@@ -48,7 +48,6 @@ export class IssueClaimLinkHandler
       }),
       this.links.issue(command.payoutId),
     );
-    if (!command.hold) return decision;
     const issued = decision.result;
     const link =
       issued.accessToken !== null && issued.accessExpiresAt !== null
@@ -60,13 +59,16 @@ export class IssueClaimLinkHandler
       rotated: command.rotate,
       access_link_expires_at: link.expiresAt,
     };
+    const result = { ...issued, answer: { body: { ...answer, url } } };
+    // Without a key (the dashboard's payout page showing the current link) nothing is stored.
+    if (!command.hold) return { ...decision, result };
     return {
       ...decision,
       plan: {
         ...decision.plan,
         rows: [answerRow(command.hold, 200, this.answerUrls.seal(answer, 'url', url))],
       },
-      result: { ...issued, answer: { body: { ...answer, url } } },
+      result,
     };
   }
 

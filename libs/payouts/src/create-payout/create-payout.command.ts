@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import { Environment, PayoutDelivery, PayoutState } from '@payouts/domain';
+import { Environment, PayoutDelivery, PayoutSource, PayoutState } from '@payouts/domain';
 import type { IdempotencyHold } from '@payouts/idempotency';
 import { newPayoutId } from '../shared/identifiers';
 
@@ -15,6 +15,8 @@ export interface CreatePayoutInput {
   description?: string | null;
   caseReference?: string | null;
   originalPaymentId?: string | null;
+  /** Where the payout is created from (the merchant view's `source`); `api` when left out. */
+  source?: PayoutSource;
   /** Chosen by the caller so a retry of the same request names the same payout. */
   payoutId?: string;
   /** The request's Idempotency-Key: its answer commits with the payout. */

@@ -145,6 +145,7 @@ export class CreatePayoutHandler
           description: input.description ?? null,
           caseReference: input.caseReference ?? null,
           originalPaymentId: input.originalPaymentId ?? null,
+          source: input.source ?? 'api',
           access: { id: access.id, tokenHash: access.tokenHash },
         },
       },

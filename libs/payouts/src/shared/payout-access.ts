@@ -20,7 +20,10 @@ export interface PayoutAccessResult {
   /** A new link or handoff token (shown once); null when nothing new was issued. */
   accessToken: string | null;
   accessExpiresAt: string | null;
-  /** The route's answer, when the command carried the request's Idempotency-Key. */
+  /**
+   * The route's answer: Get or Rotate Claim Link's always; Start Redirect Session's when the
+   * command carried the request's Idempotency-Key.
+   */
   answer?: { body: Record<string, unknown> };
 }
 

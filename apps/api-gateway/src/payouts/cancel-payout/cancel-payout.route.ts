@@ -1,9 +1,7 @@
 import { Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiError } from '@payouts/http';
 import { IdempotentRequests, requireIdempotencyKey } from '@payouts/idempotency';
-import { CancelPayoutCommand, payoutMerchantView } from '@payouts/payouts';
 import type { FastifyReply } from 'fastify';
 import { Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
@@ -19,13 +17,14 @@ import {
 } from '../../openapi/decorators';
 import { PayoutMerchantView } from '../../openapi/payout.schemas';
 import { checkedPayoutId, PayoutRoutes, send } from '../payout-routes';
+import { cancelPayoutIdempotently } from './payout-cancellation';
 
 /** Cancel Payout (`POST /api/payout/{payout_id}/cancel`): the route of the cancel-payout feature. */
 @PayoutRoutes()
 export class CancelPayoutRoute {
   constructor(
-    private readonly commands: CommandBus,
-    private readonly idempotent: IdempotentRequests,
+    readonly commands: CommandBus,
+    readonly idempotent: IdempotentRequests,
   ) {}
 
   @Post(':payout_id/cancel')
@@ -56,16 +55,12 @@ export class CancelPayoutRoute {
   ) {
     requireIdempotencyKey(key);
     const id = checkedPayoutId(payoutId);
-    const result = await this.idempotent.handle(
-      { owner: principal, path: `/api/payout/${id}/cancel`, key, body: null, resourceId: id },
-      async (hold) => {
-        const payout = await this.commands.execute(
-          new CancelPayoutCommand(principal.accountId, principal.environment, id, hold),
-        );
-        if (payout.status === 'none') throw new ApiError(404, 'not_found', 'no such payout');
-        return { status: 200, body: payoutMerchantView(payout), committed: true };
-      },
-    );
+    const result = await cancelPayoutIdempotently(this, {
+      owner: principal,
+      path: `/api/payout/${id}/cancel`,
+      key,
+      payoutId: id,
+    });
     return send(reply, result);
   }
 }

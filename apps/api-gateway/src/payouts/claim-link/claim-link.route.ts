@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiError } from '@payouts/http';
 import { IdempotentRequests, requireIdempotencyKey } from '@payouts/idempotency';
-import { IssueClaimLinkCommand, SealedAnswerUrls } from '@payouts/payouts';
+import { SealedAnswerUrls } from '@payouts/payouts';
 import type { FastifyReply } from 'fastify';
 import { Principal, RequiresScope } from '../../auth/payout-principal';
 import type { PayoutPrincipal } from '../../auth/payout-principal';
@@ -19,14 +19,15 @@ import {
 } from '../../openapi/decorators';
 import { ClaimLinkRequest, ClaimLinkResponse } from '../../openapi/payout.schemas';
 import { checkedPayoutId, PayoutRoutes, send } from '../payout-routes';
+import { issueClaimLinkIdempotently } from './claim-link-issue';
 
 /** Get or Rotate Claim Link (`POST /api/payout/{payout_id}/link`): the route of the claim-link feature. */
 @PayoutRoutes()
 export class ClaimLinkRoute {
   constructor(
-    private readonly commands: CommandBus,
-    private readonly idempotent: IdempotentRequests,
-    private readonly answerUrls: SealedAnswerUrls,
+    readonly commands: CommandBus,
+    readonly idempotent: IdempotentRequests,
+    readonly answerUrls: SealedAnswerUrls,
   ) {}
 
   @Post(':payout_id/link')
@@ -67,16 +68,13 @@ export class ClaimLinkRoute {
     requireIdempotencyKey(key);
     const rotate = parseRotate(body);
     const id = checkedPayoutId(payoutId);
-    const result = await this.idempotent.handle(
-      { owner: principal, path: `/api/payout/${id}/link`, key, body: { rotate }, resourceId: id },
-      async (hold) => {
-        const issued = await this.commands.execute(
-          new IssueClaimLinkCommand(principal.accountId, principal.environment, id, rotate, hold),
-        );
-        return { status: 200, body: issued.answer?.body, committed: true };
-      },
-      { replayed: (stored) => this.answerUrls.open(stored, 'url') },
-    );
+    const result = await issueClaimLinkIdempotently(this, {
+      owner: principal,
+      path: `/api/payout/${id}/link`,
+      key,
+      payoutId: id,
+      rotate,
+    });
     return send(reply, result);
   }
 }
