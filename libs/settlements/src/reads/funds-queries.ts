@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { currenciesOfRegion, PAYOUT_CURRENCY } from '@payouts/domain';
 import type { Environment } from '@payouts/domain';
 import { ApiError } from '@payouts/http';
 import { READ_MODELS } from '@payouts/platform';
@@ -13,6 +14,11 @@ export interface TransactionFilters {
   since?: Date;
   until?: Date;
   settlementId?: string;
+  /**
+   * Only rows of this status: the dashboard's pending proceeds (`pending`). Not a filter of
+   * GET /api/balance/transactions, whose parser never sets it.
+   */
+  status?: string;
 }
 
 export interface SettlementFilters {
@@ -38,6 +44,25 @@ const createdWithin = (since?: Date, until?: Date) =>
 export class FundsQueries {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModelClient) {}
 
+  /**
+   * The retained target of every ledger the account can have in the environment (USD, the
+   * payouts' ledger, first; then the region's other currencies), 0.00 where none is set yet, as
+   * the balance read model holds it (what Get Payout Balance and the settlement run read).
+   */
+  async retainedTargets(
+    accountId: string,
+    environment: Environment,
+    region: string,
+  ): Promise<{ currency: string; amount: string }[]> {
+    const rows = await this.readModels.payoutBalance.findMany({
+      where: { accountId, environment },
+      select: { currency: true, retainedTarget: true },
+    });
+    const stored = new Map(rows.map((row) => [row.currency, row.retainedTarget.toFixed(2)]));
+    const currencies = [...new Set([PAYOUT_CURRENCY, ...currenciesOfRegion(region), ...stored.keys()])];
+    return currencies.map((currency) => ({ currency, amount: stored.get(currency) ?? '0.00' }));
+  }
+
   async transactions(accountId: string, environment: Environment, filters: TransactionFilters) {
     const where = {
       accountId,
@@ -45,6 +70,7 @@ export class FundsQueries {
       ...(filters.type !== undefined ? { type: filters.type } : {}),
       ...(filters.currency !== undefined ? { currency: filters.currency } : {}),
       ...(filters.settlementId !== undefined ? { includedInSettlement: filters.settlementId } : {}),
+      ...(filters.status !== undefined ? { status: filters.status } : {}),
       ...createdWithin(filters.since, filters.until),
     };
     const [total, rows] = await Promise.all([
