@@ -37,3 +37,4 @@ export * from './checkout/checkout-verify';
 export * from './checkout/test-webhook';
 export * from './checkout/paid-order-events';
 export * from './checkout/order-intake';
+export * from './checkout/checkout-webhook-attempts';

@@ -1,14 +1,14 @@
-import { Body, Controller, Inject, Logger, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Inject, Put, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import { apiValidationPipe } from '@payouts/http';
 import { APP_CONFIG } from '@payouts/platform';
-import type { TargetPolicy } from '@payouts/webhooks';
 import { ACCOUNTS } from '../gateway.tokens';
 import { ApiErrors } from '../openapi/decorators';
+import { AccountSettings } from './account-settings';
 import { AdminAccount, AdminGuard } from './admin-auth';
-import { checkedWebhookUrl } from './webhook-target';
 import { PayoutWebhookEndpointDto } from './payout-webhook.dto';
 import { ENVIRONMENTS } from '@payouts/domain';
 
@@ -24,7 +24,8 @@ class CheckoutWebhookResponse {
  * The checkout webhook URL of one environment (docs/design.md#checkout-webhook). New orders capture it as
  * their `hook_url`; their webhooks are signed with the creating key's API secret, so saving shows
  * no secret. The URL is checked as the payout webhook's is (https, public addresses after DNS),
- * and the dispatcher checks it again before every attempt.
+ * and the dispatcher checks it again before every attempt. The rule is in AccountSettings, shared
+ * with the dashboard's Settings page.
  */
 @Controller('dashboard/checkout-webhook')
 @UseGuards(AdminGuard)
@@ -32,14 +33,14 @@ class CheckoutWebhookResponse {
 @ApiBearerAuth('admin_token')
 @ApiErrors({ 401: [] })
 export class CheckoutWebhookController {
-  private readonly policy: TargetPolicy;
-  private readonly logger = new Logger('CheckoutWebhooks');
+  private readonly settings: AccountSettings;
 
   constructor(
-    @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
+    @Inject(ACCOUNTS) accounts: AccountsRepository,
+    commands: CommandBus,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.policy = { allowInsecure: config.webhooks.allowInsecureTargets };
+    this.settings = new AccountSettings(accounts, commands, config);
   }
 
   @Put()
@@ -47,12 +48,7 @@ export class CheckoutWebhookController {
   @ApiOkResponse({ type: CheckoutWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async save(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto) {
-    const url = await checkedWebhookUrl(body.url, this.policy, {
-      logger: this.logger,
-      what: 'checkout webhook',
-      accountId,
-    });
-    await this.accounts.setCheckoutWebhookUrl(accountId, body.environment, url);
+    const url = await this.settings.setCheckoutWebhookUrl(accountId, body);
     return { environment: body.environment, url };
   }
 }

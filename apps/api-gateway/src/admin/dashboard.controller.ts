@@ -1,11 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { normaliseOrigin } from '@payouts/accounts';
 import type { AccountsRepository } from '@payouts/accounts';
-import { currenciesOfRegion, DEFAULT_CARD_REGIONS, ledgerStreamId, PAYOUT_CURRENCY } from '@payouts/domain';
-import { ApiError, apiValidationPipe } from '@payouts/http';
-import { SetRetainedTargetCommand } from '@payouts/settlements';
+import type { AppConfig } from '@payouts/config';
+import { apiValidationPipe } from '@payouts/http';
+import { APP_CONFIG } from '@payouts/platform';
 import { RetainedTargetResponse } from '../openapi/funds-admin.schemas';
 import { RetainedTargetDto } from './funds.dto';
 import { ACCOUNTS } from '../gateway.tokens';
@@ -18,12 +17,13 @@ import {
   RevokedCredentialResponse,
 } from '../openapi/admin.schemas';
 import { ApiErrors } from '../openapi/decorators';
-import { isAcceptedReturnUrl } from '../payouts/create-payout/return-url-rule';
+import { AccountSettings } from './account-settings';
 import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './admin.dto';
 
 /**
  * The account administrator's API (docs/design.md#operator-and-dashboard), authenticated by the
- * admin token.
+ * admin token. The rules beyond the DTOs' are in AccountSettings, shared with the dashboard's
+ * Settings page.
  */
 @Controller('dashboard')
 @UseGuards(AdminGuard)
@@ -31,10 +31,15 @@ import { IssueCredentialDto, PayoutsEnabledDto, ReturnUrlOriginsDto } from './ad
 @ApiBearerAuth('admin_token')
 @ApiErrors({ 401: [] })
 export class DashboardController {
+  private readonly settings: AccountSettings;
+
   constructor(
     @Inject(ACCOUNTS) private readonly accounts: AccountsRepository,
-    private readonly commands: CommandBus,
-  ) {}
+    commands: CommandBus,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.settings = new AccountSettings(accounts, commands, config);
+  }
 
   /**
    * How much of available the automatic settlement leaves on the ledger of one environment and
@@ -48,14 +53,12 @@ export class DashboardController {
     @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: RetainedTargetDto,
   ) {
-    const currency = body.currency ?? PAYOUT_CURRENCY;
-    if (!SETTLED_CURRENCIES.has(currency)) {
-      throw new ApiError(400, 'unsupported_currency', `no ledger is kept in ${currency}`, 'currency');
-    }
-    const result = await this.commands.execute(
-      new SetRetainedTargetCommand(ledgerStreamId(accountId, body.environment, currency), body.amount),
-    );
-    return { environment: body.environment, currency, retained_target: result.retainedTarget };
+    const result = await this.settings.setRetainedTarget(accountId, body);
+    return {
+      environment: result.environment,
+      currency: result.currency,
+      retained_target: result.retainedTarget,
+    };
   }
 
   @Put('payouts-enabled')
@@ -66,7 +69,7 @@ export class DashboardController {
     @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: PayoutsEnabledDto,
   ) {
-    await this.accounts.setPayoutsEnabled(accountId, body.environment, body.enabled);
+    await this.settings.setPayoutsEnabled(accountId, body);
     return { environment: body.environment, enabled: body.enabled };
   }
 
@@ -77,19 +80,7 @@ export class DashboardController {
   @ApiCreatedResponse({ type: IssuedCredentialResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async issue(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: IssueCredentialDto) {
-    // As for every optional field (IsOptional), null means left out: a payout credential gets both scopes.
-    const scopes = body.scopes ?? undefined;
-    if (body.kind === 'checkout' && scopes !== undefined) {
-      throw new ApiError(400, 'invalid_request', 'checkout credentials carry no payout scopes', 'scopes');
-    }
-    if (body.kind === 'payout' && scopes !== undefined && scopes.length === 0) {
-      throw new ApiError(400, 'invalid_request', 'a payout credential needs at least one scope', 'scopes');
-    }
-    const issued = await this.accounts.issueCredential(accountId, {
-      kind: body.kind,
-      environment: body.environment,
-      scopes,
-    });
+    const issued = await this.settings.issueCredential(accountId, body);
     return {
       credential_id: issued.credentialId,
       kind: issued.kind,
@@ -124,9 +115,7 @@ export class DashboardController {
   @ApiOkResponse({ type: RevokedCredentialResponse })
   @ApiErrors({ 404: [] })
   async revoke(@AdminAccount() accountId: string, @Param('credential_id') credentialId: string) {
-    if (!(await this.accounts.revokeCredential(accountId, credentialId))) {
-      throw new ApiError(404, 'not_found', 'no such credential');
-    }
+    await this.settings.revokeCredential(accountId, credentialId);
     return { credential_id: credentialId, revoked: true };
   }
 
@@ -138,36 +127,7 @@ export class DashboardController {
     @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: ReturnUrlOriginsDto,
   ) {
-    const origins = body.origins.map((origin, index) => {
-      const normalised = normaliseOrigin(origin);
-      // An origin is scheme, host and port only: no path, no wildcard.
-      if (!normalised || origin.includes('*')) {
-        throw new ApiError(
-          400,
-          'invalid_request',
-          `origins[${index}] must be an http(s) origin such as https://shop.example.com`,
-          'origins',
-        );
-      }
-      // Create Payout's own return_url rule: an origin none of whose URLs it accepts (a host with an
-      // underscore or a trailing dot) could never be used.
-      if (!isAcceptedReturnUrl(`${normalised}/`)) {
-        throw new ApiError(
-          400,
-          'invalid_request',
-          `origins[${index}] has a host that return_url does not accept (no underscore, no trailing dot)`,
-          'origins',
-        );
-      }
-      return normalised;
-    });
-    await this.accounts.setReturnUrlOrigins(accountId, body.environment, [...new Set(origins)]);
-    return { environment: body.environment, origins: [...new Set(origins)] };
+    const origins = await this.settings.setReturnUrlOrigins(accountId, body);
+    return { environment: body.environment, origins };
   }
 }
-
-/** Currencies a ledger can be in: those any checkout region may charge (orders make the ledgers). */
-const SETTLED_CURRENCIES: ReadonlySet<string> = new Set([
-  PAYOUT_CURRENCY,
-  ...DEFAULT_CARD_REGIONS.flatMap((region) => currenciesOfRegion(region)),
-]);

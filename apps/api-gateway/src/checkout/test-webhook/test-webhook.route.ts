@@ -2,15 +2,14 @@ import { Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { AccountsRepository } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
-import { ApiError } from '@payouts/http';
 import { APP_CONFIG } from '@payouts/platform';
-import { sendCheckoutTestWebhook } from '@payouts/webhooks';
 import { ACCOUNTS } from '../../gateway.tokens';
 import { ApiErrors } from '../../openapi/decorators';
 import { TestWebhookResponse } from '../checkout.schemas';
 import { CheckoutCaller } from '../checkout-principal';
 import type { CheckoutPrincipal } from '../checkout-principal';
 import { bothEnvironments, CheckoutRoutes } from '../checkout-routes';
+import { deliverCheckoutTest } from './checkout-test-delivery';
 
 /**
  * Test Webhook (docs/design.md#test-webhook): one signed POST of the sample body to the
@@ -36,28 +35,11 @@ export class TestWebhookRoute {
   })
   @ApiErrors({ 409: ['webhook_not_configured'], 502: ['webhook_delivery_failed'] })
   async test(@CheckoutCaller() caller: CheckoutPrincipal): Promise<unknown> {
-    const url = caller.credential.account.checkoutWebhookUrl;
-    if (!url) {
-      throw new ApiError(
-        409,
-        'webhook_not_configured',
-        `no checkout webhook URL is set for ${caller.environment}: PUT /dashboard/checkout-webhook`,
-      );
-    }
-    const secret = await this.accounts.checkoutSecret(caller.credentialId);
-    if (!secret) throw new ApiError(409, 'webhook_not_configured', 'this key has no API secret to sign with');
-    const sent = await sendCheckoutTestWebhook(url, secret, {
-      policy: { allowInsecure: this.config.webhooks.allowInsecureTargets },
-      proxyUrl: this.config.webhooks.proxyUrl,
+    return deliverCheckoutTest(this.accounts, this.config, {
+      environment: caller.environment,
+      url: caller.credential.account.checkoutWebhookUrl,
+      credentialId: caller.credentialId,
+      howToSetUrl: 'PUT /dashboard/checkout-webhook',
     });
-    if (!sent.delivered) {
-      const status = sent.status === undefined ? '' : ` (it answered ${sent.status})`;
-      throw new ApiError(
-        502,
-        'webhook_delivery_failed',
-        `the webhook URL did not accept the test${status}: ${sent.reason}`,
-      );
-    }
-    return JSON.parse(sent.body) as unknown;
   }
 }
