@@ -6,7 +6,6 @@ import {
   UseGuards,
   HttpCode,
   Inject,
-  Logger,
   Param,
   Post,
   Put,
@@ -21,20 +20,12 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { SecretBox } from '@payouts/accounts';
 import type { AppConfig } from '@payouts/config';
 import type { SqlClient } from '@payouts/database';
 import type { Clock } from '@payouts/clock';
 import { APP_CONFIG, CLOCK, SQL_CLIENT } from '@payouts/platform';
 import { ApiError, apiValidationPipe } from '@payouts/http';
-import {
-  EVENT_LOG_PAGE,
-  NoWebhookEndpointError,
-  TargetPolicy,
-  WebhookEndpoints,
-  WebhookEvents,
-} from '@payouts/webhooks';
-import { resolveEncryptionKeys } from '@payouts/accounts';
+import { EVENT_LOG_PAGE } from '@payouts/webhooks';
 import { ApiErrors } from '../openapi/decorators';
 import {
   QueuedWebhookResponse,
@@ -44,7 +35,6 @@ import {
   WebhookEventView,
 } from '../openapi/payout-webhook.schemas';
 import { AdminAccount, AdminGuard } from './admin-auth';
-import { checkedWebhookUrl } from './webhook-target';
 import {
   PayoutWebhookEndpointDto,
   PayoutWebhookEnvironmentDto,
@@ -56,13 +46,15 @@ import {
   PayoutWebhookEndpointStateResponse,
   RotatedPayoutWebhookSecretResponse,
 } from './payout-webhook-state.schemas';
-import { asApiError, endpointStateView, endpointView, eventView } from './payout-webhook.views';
+import { PayoutWebhookSettings } from './payout-webhook.settings';
+import { endpointStateView, endpointView, eventView } from './payout-webhook.views';
 
 /**
  * The payout webhook settings of the dashboard (docs/design.md#payout-webhooks, docs/webhooks.md:
  * Send payouts, Settings, API integration) and the delivery log, with the account's admin token.
  * Saving checks the URL (https, public addresses only, after DNS resolution) and shows the secret
- * once; the dispatcher checks again before every attempt.
+ * once; the dispatcher checks again before every attempt. The rules and refusals are in
+ * PayoutWebhookSettings, shared with the dashboard's API integration page.
  */
 @Controller('dashboard/payout-webhook')
 @UseGuards(AdminGuard)
@@ -70,19 +62,14 @@ import { asApiError, endpointStateView, endpointView, eventView } from './payout
 @ApiBearerAuth('admin_token')
 @ApiErrors({ 401: [] })
 export class PayoutWebhookController {
-  private readonly endpoints: WebhookEndpoints;
-  private readonly events: WebhookEvents;
-  private readonly policy: TargetPolicy;
-  private readonly logger = new Logger('PayoutWebhooks');
+  private readonly settings: PayoutWebhookSettings;
 
   constructor(
     @Inject(SQL_CLIENT) db: SqlClient,
     @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) clock: Clock,
   ) {
-    this.endpoints = new WebhookEndpoints(db, new SecretBox(resolveEncryptionKeys(config)));
-    this.events = new WebhookEvents(db);
-    this.policy = { allowInsecure: config.webhooks.allowInsecureTargets };
+    this.settings = new PayoutWebhookSettings(db, config, clock);
   }
 
   @Put()
@@ -94,17 +81,7 @@ export class PayoutWebhookController {
   @ApiOkResponse({ type: SavedPayoutWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 413: [], 415: [] })
   async save(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookEndpointDto) {
-    const url = await checkedWebhookUrl(body.url, this.policy, {
-      logger: this.logger,
-      what: 'payout webhook',
-      accountId,
-    });
-    const { endpoint, secret } = await this.endpoints.save(
-      accountId,
-      body.environment,
-      url,
-      this.clock.now(body.environment),
-    );
+    const { endpoint, secret } = await this.settings.save(accountId, body.environment, body.url);
     return { ...endpointView(endpoint), secret };
   }
 
@@ -119,7 +96,7 @@ export class PayoutWebhookController {
   @ApiErrors({ 400: ['invalid_request'], 404: [] })
   async get(@AdminAccount() accountId: string, @Query() query: Record<string, unknown>) {
     const environment = environmentOf(query, ['environment']);
-    const endpoint = await this.endpoints.get(accountId, environment, this.clock.now(environment));
+    const endpoint = await this.settings.get(accountId, environment);
     if (!endpoint)
       throw new ApiError(404, 'not_found', 'no payout webhook endpoint is set for this environment');
     return endpointStateView(endpoint);
@@ -138,13 +115,7 @@ export class PayoutWebhookController {
     @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: PayoutWebhookEnvironmentDto,
   ) {
-    const rotated = await this.endpoints.rotateSecret(
-      accountId,
-      body.environment,
-      this.clock.now(body.environment),
-    );
-    if (!rotated) throw asApiError(new NoWebhookEndpointError());
-    this.logger.log(`payout webhook secret rotated (account ${accountId}, ${body.environment})`);
+    const rotated = await this.settings.rotateSecret(accountId, body.environment);
     return {
       environment: body.environment,
       secret: rotated.secret,
@@ -166,17 +137,7 @@ export class PayoutWebhookController {
     @AdminAccount() accountId: string,
     @Body(apiValidationPipe()) body: PayoutWebhookEnvironmentDto,
   ) {
-    const enabled = await this.endpoints.enable(
-      accountId,
-      body.environment,
-      this.clock.now(body.environment),
-    );
-    if (!enabled) throw asApiError(new NoWebhookEndpointError());
-    if (enabled.wasDisabled) {
-      this.logger.log(
-        `payout webhook endpoint enabled again (account ${accountId}, ${body.environment}): ${enabled.rescheduledDeliveries} deliveries due`,
-      );
-    }
+    const enabled = await this.settings.enable(accountId, body.environment);
     return { ...endpointStateView(enabled.endpoint), rescheduled_deliveries: enabled.rescheduledDeliveries };
   }
 
@@ -190,11 +151,7 @@ export class PayoutWebhookController {
   @ApiErrors({ 400: ['invalid_request'] })
   async remove(@AdminAccount() accountId: string, @Query() query: Record<string, unknown>) {
     const environment = environmentOf(query, ['environment']);
-    const { removed, droppedDeliveries } = await this.endpoints.remove(
-      accountId,
-      environment,
-      this.clock.now(environment),
-    );
+    const { removed, droppedDeliveries } = await this.settings.remove(accountId, environment);
     return { environment, removed, dropped_deliveries: droppedDeliveries };
   }
 
@@ -207,16 +164,8 @@ export class PayoutWebhookController {
   @ApiAcceptedResponse({ type: QueuedWebhookResponse })
   @ApiErrors({ 400: ['invalid_request'], 409: ['no_webhook_endpoint'], 413: [], 415: [] })
   async test(@AdminAccount() accountId: string, @Body(apiValidationPipe()) body: PayoutWebhookTestDto) {
-    try {
-      const queued = await this.events.sendTest(
-        accountId,
-        body.environment,
-        this.clock.now(body.environment),
-      );
-      return { event_id: queued.eventId, delivery_id: queued.deliveryId, status: 'pending' };
-    } catch (error) {
-      throw asApiError(error);
-    }
+    const queued = await this.settings.sendTest(accountId, body.environment);
+    return { event_id: queued.eventId, delivery_id: queued.deliveryId, status: 'pending' };
   }
 
   @Get('events')
@@ -239,7 +188,7 @@ export class PayoutWebhookController {
     const payoutId = text(query, 'payout_id', 191);
     const limit = whole(query, 'limit', EVENT_LOG_PAGE.default, 1, EVENT_LOG_PAGE.max);
     const offset = whole(query, 'offset', 0, 0, 1_000_000);
-    const page = await this.events.list(accountId, environment, { payoutId, limit, offset });
+    const page = await this.settings.list(accountId, environment, { payoutId, limit, offset });
     return { total: page.total, limit: page.limit, offset: page.offset, data: page.data.map(eventView) };
   }
 
@@ -249,7 +198,7 @@ export class PayoutWebhookController {
   @ApiOkResponse({ type: WebhookEventView })
   @ApiErrors({ 404: [] })
   async event(@AdminAccount() accountId: string, @Param('event_id') eventId: string) {
-    const entry = await this.events.get(accountId, eventId);
+    const entry = await this.settings.event(accountId, eventId);
     if (!entry) throw new ApiError(404, 'not_found', 'no such event');
     return eventView(entry);
   }
@@ -265,12 +214,7 @@ export class PayoutWebhookController {
   @ApiAcceptedResponse({ type: QueuedWebhookResponse })
   @ApiErrors({ 404: [], 409: ['no_webhook_endpoint', 'resend_in_progress'] })
   async resend(@AdminAccount() accountId: string, @Param('event_id') eventId: string) {
-    let queued: { deliveryId: string } | null;
-    try {
-      queued = await this.events.resend(accountId, eventId, (environment) => this.clock.now(environment));
-    } catch (error) {
-      throw asApiError(error);
-    }
+    const queued = await this.settings.resend(accountId, eventId);
     if (!queued) throw new ApiError(404, 'not_found', 'no such event');
     return { event_id: eventId, delivery_id: queued.deliveryId, status: 'pending' };
   }
