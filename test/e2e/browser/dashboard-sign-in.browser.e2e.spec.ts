@@ -1,38 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { client, Gateway, merchant, startGateway } from '../api/gateway-harness';
-import { launchChromium, screenshot } from './browser-harness';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: number;
-}
-
-/** axe-core's violations on the page (injected from node_modules; the context bypasses the CSP for it). */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  return page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-      result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length })))`,
-  ) as Promise<AxeViolation[]>;
-}
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const serious = (await axeViolations(page)).filter(
-    (v) => v.impact === 'serious' || v.impact === 'critical',
-  );
-  expect(serious).toEqual([]);
-}
-
-/** Presses Tab until the focused element matches `selector` (at most 30 times): keyboard only. */
-async function tabTo(page: Page, selector: string): Promise<void> {
-  for (let presses = 0; presses < 30; presses += 1) {
-    await page.keyboard.press('Tab');
-    if (await page.locator(`${selector}:focus`).count()) return;
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
+import { launchChromium } from './browser-harness';
+import { checkPageAtBothWidths, expectNoSeriousViolations, tabTo } from './dashboard-browser';
 
 /**
  * The dashboard's sign-in in a real headless Chromium against the embedded start, by keyboard
@@ -58,8 +27,7 @@ describe('dashboard sign-in in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${gateway.url}/dashboard`);
     await expect(page.title()).resolves.toBe('Sign in · Payouts');
-    await expectNoSeriousViolations(page);
-    await screenshot(page, 'dashboard-sign-in');
+    await checkPageAtBothWidths(page, 'dashboard-sign-in');
 
     await tabTo(page, '#field-admin_token');
     await page.keyboard.type(adminToken);
@@ -70,15 +38,13 @@ describe('dashboard sign-in in Chromium', () => {
     await expect(page.locator('.account').innerText()).resolves.toContain('Corner Shop');
     await expect(page.locator('.test-data-banner').count()).resolves.toBe(0);
     await expectNoSeriousViolations(page);
-    await screenshot(page, 'dashboard-home-production');
 
     await tabTo(page, 'button[value="sandbox"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.test-data-banner');
     await expect(page.locator('.test-data-banner').innerText()).resolves.toContain('Sandbox: test data');
     await expect(page.locator('button[value="sandbox"]').getAttribute('aria-pressed')).resolves.toBe('true');
-    await expectNoSeriousViolations(page);
-    await screenshot(page, 'dashboard-home-sandbox');
+    await checkPageAtBothWidths(page, 'dashboard-home-sandbox');
 
     await tabTo(page, 'button:text("Sign out")');
     await page.keyboard.press('Enter');
