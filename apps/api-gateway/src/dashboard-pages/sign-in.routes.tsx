@@ -28,21 +28,24 @@ export class SignInRoutes implements DashboardRouteSet {
   private async signIn(request: FastifyRequest, reply: FastifyReply) {
     const now = this.context.now();
     const address = request.ip;
-    // Refused while locked whatever the token, so a lock cannot be used to test guesses.
-    const locked = await this.lockout.lockedUntil(address, now);
-    if (locked) return this.lockedOut(reply, locked, now);
     const token = formField(request.body, ADMIN_TOKEN_FIELD)?.trim() ?? '';
+    // Refused while locked whatever the token, so a lock cannot be used to test guesses; an
+    // empty token is no guess and is not counted.
     if (token === '') {
+      const locked = await this.lockout.lockedUntil(address, now);
+      if (locked) return this.lockedOut(reply, locked, now);
       const page = <SignInPage csrfToken={reply.generateCsrf()} error="Enter your admin token." />;
       return sendPage(reply, 400, page);
     }
+    const reservation = await this.lockout.reserve(address, now);
+    if (reservation.kind === 'locked') return this.lockedOut(reply, reservation.lockedUntil, now);
     const admin = await this.accounts.authenticateAdmin(token);
     if (!admin) {
-      const lockedNow = await this.lockout.recordFailure(address, now);
-      if (lockedNow) return this.lockedOut(reply, lockedNow, now);
+      if (reservation.locks) return this.lockedOut(reply, reservation.locks, now);
       const page = <SignInPage csrfToken={reply.generateCsrf()} error="That admin token is not valid." />;
       return sendPage(reply, 401, page);
     }
+    await this.lockout.release(address, now, reservation);
     const { cookie } = await this.context.sessions.create(admin.accountId, now);
     // A new CSRF secret comes with the session: a token rendered before sign-in is spent.
     void reply.clearCookie(CSRF_COOKIE, this.context.cookieOptions);
