@@ -3,6 +3,7 @@ export * from './postgres-sql-client';
 export * from './pglite-sql-client';
 export * from './migrations';
 export * from './open-database';
+export { migratedTemplate } from './migrated-template';
 export { settledInOrder, TransactionEndedError } from './issued-statements';
 export * from './row-statements';
 export * from './batched-look-ups';

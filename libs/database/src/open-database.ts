@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { migratedTemplate } from './migrated-template';
 import { PgliteSqlClient } from './pglite-sql-client';
 import { PostgresSqlClient } from './postgres-sql-client';
 import { SqlClient } from './sql-client';
@@ -59,7 +60,8 @@ export async function openDatabase(location: DatabaseLocation): Promise<SqlClien
     }
     return client;
   }
-  if (location.dataDir === ':memory:') return PgliteSqlClient.open();
+  // In memory: a copy of the migrated empty database (migrated-template.ts), not initdb again.
+  if (location.dataDir === ':memory:') return PgliteSqlClient.open(undefined, { from: await migratedTemplate() });
   const dir = resolve(join(location.dataDir, 'pglite'));
   mkdirSync(dir, { recursive: true });
   return PgliteSqlClient.open(dir);

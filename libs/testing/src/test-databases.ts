@@ -1,9 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { loadMigrations, migrate, PgliteSqlClient, PostgresSqlClient, SqlClient } from '@payouts/database';
+import { migrate, migratedTemplate, PgliteSqlClient, PostgresSqlClient, SqlClient } from '@payouts/database';
 
 /**
  * Integration tests run on every reachable backend: embedded PGlite always, and the PostgreSQL
@@ -36,42 +33,6 @@ async function openPglite(options: { migrated?: boolean } = {}): Promise<TestDat
       ? await PgliteSqlClient.open()
       : await PgliteSqlClient.open(undefined, { from: await migratedTemplate() });
   return { db, url: undefined, drop: () => db.close() };
-}
-
-/**
- * A migrated embedded database as a tarball, made once per set of migrations and PGlite version
- * and kept in the temporary folder for every test process: each test file opens several
- * databases, and initdb plus the migrations cost about 3 s a database where starting from the
- * tarball costs under 1 (docs/performance.md#the-development-loop).
- */
-async function migratedTemplate(): Promise<Blob> {
-  const pglite = dirname(require.resolve('@electric-sql/pglite'));
-  const key = createHash('sha256')
-    .update(readFileSync(join(pglite, '..', 'package.json')))
-    .update(
-      loadMigrations()
-        .map((migration) => `${migration.name}:${migration.checksum}`)
-        .join('\n'),
-    )
-    .digest('hex')
-    .slice(0, 16);
-  const file = join(tmpdir(), `payouts-pglite-migrated-${key}.tar`);
-  try {
-    return new Blob([readFileSync(file)]);
-  } catch {
-    const db = await PgliteSqlClient.open();
-    try {
-      await migrate(db);
-      const dump = Buffer.from(await (await db.dump()).arrayBuffer());
-      // Written whole under another name first: test processes running side by side may race.
-      const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-      writeFileSync(partial, dump);
-      renameSync(partial, file);
-      return new Blob([dump]);
-    } finally {
-      await db.close();
-    }
-  }
 }
 
 /** Creates `test_<random>` on the server named by DATABASE_URL. */
