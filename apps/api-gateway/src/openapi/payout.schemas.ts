@@ -49,7 +49,12 @@ export class PayoutMerchantView extends PayoutFigures {
   @ApiProperty({ type: String, enum: ['link', 'redirect'] })
   delivery!: string;
 
-  @ApiProperty({ type: String, example: 'api', description: 'Where the payout was created from' })
+  @ApiProperty({
+    type: String,
+    enum: ['api', 'dashboard'],
+    example: 'api',
+    description: 'Where the payout was created from: `api`, or `dashboard` (the Send payouts form)',
+  })
   source!: string;
 
   @nullableText("The merchant's ticket id")
