@@ -61,7 +61,8 @@ export async function openDatabase(location: DatabaseLocation): Promise<SqlClien
     return client;
   }
   // In memory: a copy of the migrated empty database (migrated-template.ts), not initdb again.
-  if (location.dataDir === ':memory:') return PgliteSqlClient.open(undefined, { from: await migratedTemplate() });
+  if (location.dataDir === ':memory:')
+    return PgliteSqlClient.open(undefined, { from: await migratedTemplate() });
   const dir = resolve(join(location.dataDir, 'pglite'));
   mkdirSync(dir, { recursive: true });
   return PgliteSqlClient.open(dir);
