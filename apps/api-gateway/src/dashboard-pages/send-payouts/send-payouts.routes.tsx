@@ -6,6 +6,7 @@ import { DomainError } from '@payouts/domain';
 import type { EventStore } from '@payouts/event-store';
 import { ApiError } from '@payouts/http';
 import { IdempotentRequests } from '@payouts/idempotency';
+import type { IdempotentResult } from '@payouts/idempotency';
 import { IssueClaimLinkCommand, PayoutQueries, SealedAnswerUrls } from '@payouts/payouts';
 import { APP_CONFIG, EVENT_STORE } from '@payouts/platform';
 import { WritePath } from '@payouts/write-side';
@@ -48,6 +49,9 @@ const NOTICES = {
 type NoticeCode = keyof typeof NOTICES;
 
 type PayoutParams = { Params: { payout_id: string } };
+
+/** Whose payout a page's command acts on: the session's account and environment. */
+type PayoutOwner = { accountId: string; environment: SignedInPage['session']['environment'] };
 
 /**
  * Send payouts (docs/dashboard.md#send-payouts): the payouts list with List Payouts' filters, the
@@ -180,33 +184,49 @@ export class SendPayoutsRoutes implements DashboardRouteSet {
     return this.sendPayout(reply, page, request.params.payout_id, 200, { notice });
   }
 
-  private async cancel(request: FastifyRequest<PayoutParams>, reply: FastifyReply) {
-    const page = await this.context.signedIn(request, reply);
-    if (!page) return reply;
-    const payoutId = request.params.payout_id;
-    if (!PAYOUT_ID.test(payoutId)) return this.notFound(reply, page);
-    const key = formField(request.body, IDEMPOTENCY_FIELD);
-    const owner = { accountId: page.session.accountId, environment: page.session.environment };
-    const outcome = await afterEarlierSend(async () => {
-      const refusal = await this.preconditionRefusal(page);
-      if (refusal) throw refusal;
-      return cancelPayoutIdempotently(this.actions, {
-        owner,
-        path: SEND_PAYOUTS_PATHS.cancel(payoutId),
-        key,
-        payoutId,
-      });
-    });
-    if (isRefusal(outcome)) return this.sendPayout(reply, page, payoutId, 400, { refusal: outcome });
-    const status = (outcome.body as { status: string }).status;
-    return this.redirectToPayout(
+  private cancel(request: FastifyRequest<PayoutParams>, reply: FastifyReply) {
+    return this.payoutAction(
+      request,
       reply,
-      payoutId,
-      status === 'cancelled' ? 'payout_cancelled' : 'payout_ended',
+      (owner, key, payoutId) =>
+        cancelPayoutIdempotently(this.actions, {
+          owner,
+          path: SEND_PAYOUTS_PATHS.cancel(payoutId),
+          key,
+          payoutId,
+        }),
+      (outcome) =>
+        (outcome.body as { status: string }).status === 'cancelled' ? 'payout_cancelled' : 'payout_ended',
     );
   }
 
-  private async rotateLink(request: FastifyRequest<PayoutParams>, reply: FastifyReply) {
+  private rotateLink(request: FastifyRequest<PayoutParams>, reply: FastifyReply) {
+    return this.payoutAction(
+      request,
+      reply,
+      (owner, key, payoutId) =>
+        issueClaimLinkIdempotently(this.actions, {
+          owner,
+          path: SEND_PAYOUTS_PATHS.rotateLink(payoutId),
+          key,
+          payoutId,
+          rotate: true,
+        }),
+      () => 'link_rotated',
+    );
+  }
+
+  /**
+   * A payout page's button (cancel, rotate link): the payout command behind the account's
+   * preconditions, with the form's key, waiting on an earlier send of the same form; a refusal is
+   * shown on the payout's page, a success is a 303 to it with its notice.
+   */
+  private async payoutAction(
+    request: FastifyRequest<PayoutParams>,
+    reply: FastifyReply,
+    run: (owner: PayoutOwner, key: string | undefined, payoutId: string) => Promise<IdempotentResult>,
+    noticeOf: (outcome: IdempotentResult) => NoticeCode,
+  ) {
     const page = await this.context.signedIn(request, reply);
     if (!page) return reply;
     const payoutId = request.params.payout_id;
@@ -216,16 +236,10 @@ export class SendPayoutsRoutes implements DashboardRouteSet {
     const outcome = await afterEarlierSend(async () => {
       const refusal = await this.preconditionRefusal(page);
       if (refusal) throw refusal;
-      return issueClaimLinkIdempotently(this.actions, {
-        owner,
-        path: SEND_PAYOUTS_PATHS.rotateLink(payoutId),
-        key,
-        payoutId,
-        rotate: true,
-      });
+      return run(owner, key, payoutId);
     });
     if (isRefusal(outcome)) return this.sendPayout(reply, page, payoutId, 400, { refusal: outcome });
-    return this.redirectToPayout(reply, payoutId, 'link_rotated');
+    return this.redirectToPayout(reply, payoutId, noticeOf(outcome));
   }
 
   /**
