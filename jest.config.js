@@ -17,7 +17,7 @@ const nestEsmToCommonJs = [
 ];
 
 const aliases = {
-  '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|platform|http|clock|testing|idempotency|accounts|payout-rail|mail|claims|webhooks|write-side|checkout|settlements|audit|web)$':
+  '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|platform|http|clock|testing|idempotency|accounts|payout-rail|mail|claims|webhooks|write-side|checkout|settlements|audit|web|events-feed)$':
     '<rootDir>/libs/$1/src/index.ts',
   // The Prisma client is generated with .js extensions on relative imports.
   '^(\\.{1,2}/.*)\\.js$': '$1',

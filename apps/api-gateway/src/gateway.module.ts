@@ -3,6 +3,7 @@ import { CheckoutModule } from '@payouts/checkout';
 import { IdempotencyModule } from '@payouts/idempotency';
 import { PayoutsModule } from '@payouts/payouts';
 import { SettlementsModule } from '@payouts/settlements';
+import { EventsFeed } from '@payouts/events-feed';
 import { GatewayAccountsModule } from './accounts.module';
 import { CheckoutWebhookController } from './admin/checkout-webhook.controller';
 import { DashboardController } from './admin/dashboard.controller';
@@ -12,6 +13,7 @@ import { PayoutWebhookController } from './admin/payout-webhook.controller';
 import { PayoutAuthGuard } from './auth/payout-auth.guard';
 import { BalanceTransactionsRoute } from './funds/balance-transactions/balance-transactions.route';
 import { SettlementsRoute } from './funds/settlements/settlements.route';
+import { EventsRoute } from './events/events.route';
 import { CheckoutAuthGuard } from './checkout/checkout-auth.guard';
 import { CreateOrderRoute } from './checkout/create-order/create-order.route';
 import { CheckoutReadsRoute } from './checkout/reads/checkout-reads.route';
@@ -46,6 +48,7 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     CancelPayoutRoute,
     BalanceTransactionsRoute,
     SettlementsRoute,
+    EventsRoute,
     CreateOrderRoute,
     CheckoutReadsRoute,
     TestWebhookRoute,
@@ -55,6 +58,6 @@ import { RecipientPagesModule } from './recipient/recipient-pages.module';
     PayoutWebhookController,
     CheckoutWebhookController,
   ],
-  providers: [PayoutAuthGuard, CheckoutAuthGuard, ReturnUrlPolicy],
+  providers: [PayoutAuthGuard, CheckoutAuthGuard, ReturnUrlPolicy, EventsFeed],
 })
 export class GatewayModule {}

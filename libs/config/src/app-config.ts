@@ -72,6 +72,11 @@ export interface AppConfig {
   commandsInFlight: { initial: number; min: number; max: number; burst: number };
   /** Checkout orders (docs/design.md#checkout): lifetime, amount bounds and the card method's regions. */
   checkout: { orderTtlMs: number; minAmount: string; maxAmount: string; cardRegions: readonly string[] };
+  /**
+   * How long the events feed (GET /api/events) keeps an event, in days: older events are left
+   * out and a cursor on one is refused with 410 cursor_expired (docs/integration.md#events-feed).
+   */
+  eventsRetentionDays: number;
   /** SMTP server for e-mail (`smtp://` or `smtps://`, credentials in the URL); unset: the development mailbox folder. */
   smtpUrl: string | undefined;
   /** Sender of every e-mail: an address, or `Name <address>`. */
@@ -168,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxAmount: money(env, 'CHECKOUT_MAX_AMOUNT', '100000.00'),
       cardRegions: regions(env, 'CHECKOUT_CARD_REGIONS', 'US,CA,GB,EU,AU,NZ,JP,SG'),
     },
+    eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 30, 3650),
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     databaseUrl,
     eventStoreConnectionString: eventStoreConnectionString(env),

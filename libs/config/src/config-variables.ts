@@ -79,6 +79,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.freeze([
   variable('CHECKOUT_MIN_AMOUNT', 'Smallest checkout order amount'),
   variable('CHECKOUT_MAX_AMOUNT', 'Largest checkout order amount'),
   variable('CHECKOUT_CARD_REGIONS', 'Account regions where the card method is offered'),
+  variable('EVENTS_RETENTION_DAYS', 'Days the events feed keeps an event (at least 30)'),
   variable('LOG_LEVEL', 'fatal, error, warn, info, debug, trace or silent'),
   variable('PROJECTOR_POLL_MS', 'How often an idle projector looks for new events'),
   variable('READINESS_MAX_LAG_EVENTS', '/health/ready answers 503 past this projector lag'),

@@ -1,3 +1,5 @@
+import Big from 'big.js';
+import type { Payout } from '@payouts/domain';
 import { PayoutListEntry } from './generated/prisma/client';
 
 /** The merchant view of a payout (Get Payout), without `payout_url` and `access_link_expires_at`. */
@@ -24,7 +26,18 @@ export interface PayoutMerchantView {
   updated_at: string;
 }
 
-export function toPayoutMerchantView(row: PayoutListEntry): PayoutMerchantView {
+/** A number the view prints with two decimals: Prisma's Decimal (a row) or big.js (a folded payout). */
+interface FixedDecimal {
+  toFixed(decimals: number): string;
+}
+
+/** What the merchant view is made of: a payout_list row, or a payout folded from its stream. */
+export type PayoutViewSource = Omit<
+  PayoutListEntry,
+  'accountId' | 'environment' | 'streamVersion' | 'amount' | 'fee' | 'totalReserved'
+> & { amount: FixedDecimal; fee: FixedDecimal; totalReserved: FixedDecimal };
+
+export function toPayoutMerchantView(row: PayoutViewSource): PayoutMerchantView {
   return {
     payout_id: row.payoutId,
     status: row.status,
@@ -47,6 +60,36 @@ export function toPayoutMerchantView(row: PayoutListEntry): PayoutMerchantView {
     payout_expires_at: row.payoutExpiresAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The merchant view of a payout as its stream folds it at some version (the events feed's `data`
+ * at that moment), through the same mapping as a payout_list row: the row is this fold, stored.
+ */
+export function payoutMerchantViewOf(payout: Payout): PayoutMerchantView {
+  const time = (iso: string) => new Date(iso);
+  return toPayoutMerchantView({
+    payoutId: payout.payoutId,
+    status: payout.status,
+    statusVersion: payout.statusVersion,
+    amount: new Big(payout.amount),
+    fee: new Big(payout.fee),
+    totalReserved: new Big(payout.totalReserved),
+    currency: payout.currency,
+    fundsReleased: payout.fundsReleased,
+    merchantReference: payout.merchantReference,
+    customerId: payout.customerId,
+    delivery: payout.delivery,
+    source: payout.source,
+    caseReference: payout.caseReference,
+    selectedMethod: payout.selectedMethod,
+    safeReason: payout.safeReason,
+    receiptReference: payout.receiptReference,
+    createdAt: time(payout.createdAt),
+    acceptedAt: payout.acceptedAt === null ? null : time(payout.acceptedAt),
+    payoutExpiresAt: time(payout.payoutExpiresAt),
+    updatedAt: time(payout.updatedAt),
+  });
 }
 
 /** The balance's money figures (`GET /api/payout/balance`) as exact decimal strings. */

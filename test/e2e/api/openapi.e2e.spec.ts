@@ -362,6 +362,7 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
         '/api/balance/transactions',
         '/api/settlements',
         '/api/settlements/{settlement_id}',
+        '/api/events',
       ]) {
         expect({
           path: `${prefix}${path}`,
@@ -405,6 +406,10 @@ describe.each(testBackends().map((b) => b.name))('the OpenAPI document on %s', (
     expect((await get(`/settlements/${settlementId}`)).body.transactions_total).toBeGreaterThan(2);
     expect((await get(`/settlements/stl_${'f'.repeat(24)}`)).status).toBe(404);
     expect((await anonymous(`/settlements/${settlementId}`)).status).toBe(401);
+    const events = await get('/events?limit=200');
+    expect(events.body.data.map((e: { type: string }) => e.type)).toContain('settlement.created');
+    expect((await get('/events?types=lost')).status).toBe(400);
+    expect((await anonymous('/events')).status).toBe(401);
   });
 
   it('matches every checkout endpoint’s real answers, successes and refusals', async () => {

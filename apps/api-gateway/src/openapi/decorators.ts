@@ -13,6 +13,7 @@ const TITLES: Record<number, string> = {
   413: 'Request body larger than 64 KiB: `payload_too_large`',
   415: 'Request body is not JSON in UTF-8: `unsupported_media_type`',
   422: 'Refused',
+  410: 'Gone',
   429: 'Too many requests for this credential (see the `Retry-After` header): `rate_limited`',
   502: "The merchant's server did not accept what was sent",
   503: 'Outcome unknown or not available',

@@ -1,4 +1,4 @@
-import type { OrderMethod, OrderStatus } from '@payouts/domain';
+import type { Order, OrderMethod, OrderStatus } from '@payouts/domain';
 
 /**
  * A payment order as every checkout endpoint returns it (docs/design.md#orders-and-their-states):
@@ -55,4 +55,26 @@ export function toOrderView(row: OrderViewRow): OrderView {
     paid_at: row.paid_at,
     expires_at: row.expires_at,
   };
+}
+
+/**
+ * The order as its stream folds it at some version (the events feed's `data` at that moment),
+ * through the same mapping as a checkout_orders row: the row is this fold, stored, and the times
+ * are printed as ORDER_VIEW_COLUMNS prints them (milliseconds, UTC).
+ */
+export function orderViewOf(order: Order): OrderView {
+  const iso = (time: string) => new Date(time).toISOString();
+  return toOrderView({
+    order_id: String(order.orderId),
+    amount: order.amount,
+    currency: order.currency,
+    customer: order.customer,
+    product: order.product,
+    hook_url: order.hookUrl,
+    status: order.status,
+    method: order.method,
+    created_at: iso(order.createdAt),
+    paid_at: order.paidAt === null ? null : iso(order.paidAt),
+    expires_at: iso(order.expiresAt),
+  });
 }
