@@ -279,6 +279,36 @@ describe('the events feed', () => {
     expect((await events('', checkoutKey)).status).toBe(403);
   });
 
+  it('gives an order that expired unpaid as order.expired', async () => {
+    const order = await gateway.call('POST', '/sandbox/card', {
+      token: checkoutKey,
+      body: orderBody({ amount: 3 }),
+    });
+    expect(order.status).toBe(200);
+    const orderId = order.body.order_id as number;
+    const moved = await gateway.call('POST', '/operator/sandbox/clock', {
+      ...operator,
+      body: { advance_seconds: 24 * 3600 + 60 },
+    });
+    expect(moved.status).toBe(200);
+    const deadline = Date.now() + 15_000;
+    let expired: FeedEvent | undefined;
+    while (expired === undefined && Date.now() < deadline) {
+      expired = (await allEvents()).find((e) => e.type === 'order.expired' && e.data.id === orderId);
+      if (expired === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const status = await gateway.call('GET', `/sandbox/payment/status?payment_id=${orderId}`, {
+      token: checkoutKey,
+    });
+    expect(status.body.data.status).toBe('EXPIRED');
+    expect(expired?.data).toEqual(status.body.data);
+    const ofOrder = (await allEvents()).filter((e) => e.type.startsWith('order.') && e.data.id === orderId);
+    expect(ofOrder.map((e) => [e.type, e.data.status])).toEqual([
+      ['order.created', 'PENDING'],
+      ['order.expired', 'EXPIRED'],
+    ]);
+  }, 30_000);
+
   // Last: it moves the sandbox clock past the retention for every sandbox account of this gateway.
   it('leaves out events older than 30 days and refuses a cursor on one with 410 cursor_expired', async () => {
     const first = (await allEvents())[0]!;
