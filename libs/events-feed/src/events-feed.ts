@@ -54,8 +54,10 @@ export class EventsFeed {
   }
 
   async page(owner: FeedOwner, query: FeedQuery): Promise<FeedPage> {
-    // The environment's own time: the sandbox clock, when the operator moved it, ages sandbox events too.
-    const keptSince = new Date(this.clock.now(owner.environment).getTime() - this.retentionMs);
+    // Real time in both environments: the events' own times are real commit times, so the sandbox
+    // clock (which the operator moves forward) would hide every new event once moved past the
+    // retention. Retention is how long the service keeps them, not a sandbox scenario.
+    const keptSince = new Date(this.clock.now('production').getTime() - this.retentionMs);
     const head = await this.store.loadCheckpoint(READ_MODEL_SUBSCRIPTION_ID);
     const wanted = (item: FeedItem) => query.types === undefined || query.types.has(item.event.type);
     const found: FeedItem[] = [];
