@@ -19,6 +19,8 @@ const nestEsmToCommonJs = [
 const aliases = {
   '^@payouts/(domain|database|event-store|read-models|config|observability|payouts|platform|http|clock|testing|idempotency|accounts|payout-rail|mail|claims|webhooks|write-side|checkout|settlements|audit|web|events-feed)$':
     '<rootDir>/libs/$1/src/index.ts',
+  // The TypeScript client (clients/typescript), as the service's webhooks and the examples import it.
+  '^@payouts/client$': '<rootDir>/clients/typescript/src/index.ts',
   // The Prisma client is generated with .js extensions on relative imports.
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
@@ -32,7 +34,7 @@ const levels = (process.env.JEST_LEVEL || 'unit,int,e2e').split(',');
 const REACHES_SERVER = /testBackends|createServerDatabase|cliDatabase|DATABASE_URL|backend|postgres/i;
 function suitesNotOnTheServer() {
   const suites = [];
-  for (const root of ['apps', 'libs', 'test', 'bench', 'tools']) {
+  for (const root of ['apps', 'libs', 'test', 'bench', 'tools', 'clients']) {
     const dir = path.join(__dirname, root);
     if (!fs.existsSync(dir)) continue;
     for (const entry of fs.readdirSync(dir, { recursive: true })) {
@@ -49,7 +51,14 @@ const serverOnly = process.env.TEST_BACKENDS === 'postgres' ? suitesNotOnTheServ
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/bench', '<rootDir>/tools'],
+  roots: [
+    '<rootDir>/apps',
+    '<rootDir>/libs',
+    '<rootDir>/test',
+    '<rootDir>/bench',
+    '<rootDir>/tools',
+    '<rootDir>/clients',
+  ],
   testMatch: levels.map((level) => `**/*.${level}.spec.ts`),
   // `*.pg.<level>.spec.ts` suites need the PostgreSQL server: only with DATABASE_URL (npm run test:pg).
   // `*.kafka.<level>.spec.ts` suites need a Kafka broker: only with KAFKA_BROKERS (npm run test:kafka).

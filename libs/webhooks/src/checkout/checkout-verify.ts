@@ -1,25 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
 /**
- * The receiver's side of the checkout webhook (docs/webhooks.md#checkout-webhook), for merchants:
- * recompute the HMAC-SHA256 of the raw body with the API secret and compare it with
- * `X-Service-Signature` in constant time. Depends on node:crypto only, so it can be copied into a
- * merchant's code as is.
- *
- * Returns false for anything that is not a valid signature of this exact body (a missing or
- * malformed header included) rather than throwing: a receiver answers all of them the same way.
- * The body must be the bytes as received, never re-serialised JSON.
+ * The receiver's side of the checkout webhook (docs/webhooks.md#verifying-the-merchant-side): one
+ * implementation, the TypeScript client's (`@payouts/client`, clients/typescript, node:crypto
+ * only), re-exported here so the service's own tests check its deliveries with the very code
+ * merchants use.
  */
-export function verifyCheckoutWebhook(
-  rawBody: string | Buffer,
-  signatureHeader: string,
-  apiSecret: string,
-): boolean {
-  if (typeof signatureHeader !== 'string' || typeof apiSecret !== 'string' || apiSecret === '') return false;
-  const candidate = signatureHeader.trim();
-  // 32 bytes as hex: checked first, so the comparison below is over equal-length buffers.
-  if (!/^[0-9a-fA-F]{64}$/.test(candidate)) return false;
-  if (typeof rawBody !== 'string' && !Buffer.isBuffer(rawBody)) return false;
-  const expected = createHmac('sha256', Buffer.from(apiSecret, 'utf8')).update(rawBody).digest();
-  return timingSafeEqual(expected, Buffer.from(candidate, 'hex'));
-}
+export { verifyCheckoutWebhook } from '@payouts/client';
