@@ -15,8 +15,9 @@ export interface Gateway {
 }
 
 /**
- * The embedded start in this process, listening on a free port, on PGlite in memory or a fresh
- * server database (or the DATA_DIR or DATABASE_URL in `env`, which close leaves in place).
+ * The embedded start in this process, listening on a free port (or the PORT in `env`, for a test
+ * whose PUBLIC_BASE_URL must name it), on PGlite in memory or a fresh server database (or the
+ * DATA_DIR or DATABASE_URL in `env`, which close leaves in place).
  */
 export async function startGateway(
   backend: 'pglite' | 'postgres',
@@ -31,7 +32,7 @@ export async function startGateway(
     ...(server ? { DATABASE_URL: server.url } : {}),
     ...env,
   });
-  const { app, url } = await listenEmbedded(config);
+  const { app, url } = await listenEmbedded(config, env.PORT ? config.port : 0);
   return {
     url,
     app,
@@ -42,9 +43,10 @@ export async function startGateway(
   };
 }
 
-/** Every app's modules in this process with `config`, listening on a free loopback port. */
+/** Every app's modules in this process with `config`, listening on `port` (0: a free one) on loopback. */
 export async function listenEmbedded(
   config: AppConfig,
+  port = 0,
 ): Promise<{ app: NestFastifyApplication; url: string }> {
   const app: NestFastifyApplication = await createApp(
     'test',
@@ -52,10 +54,10 @@ export async function listenEmbedded(
     config,
     setupOpenApi,
   );
-  await app.listen(0, '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, url: `http://127.0.0.1:${port}` };
+  const listening = typeof address === 'object' && address ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${listening}` };
 }
 
 export interface Answer {
