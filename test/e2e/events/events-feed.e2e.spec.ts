@@ -316,7 +316,8 @@ describe('the events feed', () => {
       body: { advance_seconds: 31 * 24 * 3600 },
     });
     expect(moved.status).toBe(200);
-    expect(await allEvents()).toEqual(before);
+    // Every event is still there (the move may already have added a settlement after them).
+    expect((await allEvents()).slice(0, before.length)).toEqual(before);
     // An event made after the move is there too.
     const credited = await gateway.call('POST', `/operator/accounts/${shop.accountId}/funds`, {
       ...operator,
