@@ -12,6 +12,7 @@ import { Answer, merchant, Merchant, OPERATOR_TOKEN } from '../api/gateway-harne
 import { freePort } from '../spawn-app';
 import { startWebhookGateway, WebhookGateway } from '../webhooks/webhook-harness';
 import { launchChromium, phonePage, screenshot, startSmtpReceiver } from './browser-harness';
+import { withTimeMovedBy } from '../process-time';
 
 /** A signature no secret made. */
 const FORGED = '0'.repeat(64);
@@ -303,7 +304,7 @@ describe('the sample shop in Chromium', () => {
       return delivery?.attempts?.length ? delivery : undefined;
     });
     expect(missed.attempts[0]).toMatchObject({ status_code: null });
-    expect(missed.attempts[0].error).toBeTruthy();
+    expect(missed.attempts[0].error).toMatch(/connection refused/);
     ids.paidEventId = missed.eventId;
 
     await payWhileShopIsDown(payer, ids.second);
@@ -426,38 +427,20 @@ describe('the sample shop in Chromium', () => {
     await stopShop();
     await payWhileShopIsDown(payer, fifth);
     const before = records();
-    jest.useFakeTimers({ now: Date.now() + 31 * 86_400_000, advanceTimers: true, doNotFake: [...NOT_DATE] });
-    try {
-      shop = await startShop(config);
-      expect(shopLog.slice(-2)).toEqual([
-        `shop: the feed no longer has event ${before.last_event_id}; asking for open orders and refunds`,
-        expect.stringMatching(/caught up with \d+ events from the feed/),
-      ]);
-      const caughtUp = records();
-      await expectRecordsEqualService(caughtUp);
-      expect(statuses(caughtUp.orders[fifth]!.history)).toEqual(['pending (shop)', 'paid (status)']);
-    } finally {
-      await shop?.stop();
-      shop = undefined;
-      jest.useRealTimers();
-    }
+    await withTimeMovedBy(31 * 86_400_000, async () => {
+      try {
+        shop = await startShop(config);
+        expect(shopLog.slice(-2)).toEqual([
+          `shop: the feed no longer has event ${before.last_event_id}; asking for open orders and refunds`,
+          expect.stringMatching(/caught up with \d+ events from the feed/),
+        ]);
+        const caughtUp = records();
+        await expectRecordsEqualService(caughtUp);
+        expect(statuses(caughtUp.orders[fifth]!.history)).toEqual(['pending (shop)', 'paid (status)']);
+      } finally {
+        await shop?.stop();
+        shop = undefined;
+      }
+    });
   });
 });
-
-/** Every timer but Date, for jest.useFakeTimers: only the time of day moves. */
-const NOT_DATE = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'requestAnimationFrame',
-  'cancelAnimationFrame',
-  'requestIdleCallback',
-  'cancelIdleCallback',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;

@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { PayoutsClient, PayoutsConnectionError } from '@payouts/client';
 import { client, Gateway, merchant, startGateway } from '../api/gateway-harness';
 import type { Call, Merchant } from '../api/gateway-harness';
-import { FirstConnection, linkPayout, recordingFetch, startFlakyRelay } from './client-harness';
+import {
+  FirstConnection,
+  linkPayout,
+  payoutsWithReference,
+  recordingFetch,
+  startFlakyRelay,
+} from './client-harness';
 
 /**
  * No answer: the connection to the service is reset on the first attempt (by a real TCP relay in
@@ -23,9 +29,7 @@ describe('a create whose connection is lost', () => {
   });
   afterAll(() => gateway.close());
 
-  const payoutsOf = async (reference: string) =>
-    (await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, { token: shop.token }))
-      .body;
+  const payoutsOf = (reference: string) => payoutsWithReference(call, shop, reference);
 
   it.each([
     ['before the request reached the service', 'reset_before_sending', null, '10.50'],

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { AddressInfo, connect, createServer, Socket } from 'node:net';
 import type { CreatePayoutRequest } from '@payouts/client';
+import type { Call, Merchant } from '../api/gateway-harness';
 
 /** Test support for the TypeScript client's suites. */
 
@@ -11,6 +12,14 @@ export const linkPayout = (reference: string, amount = '10.00'): CreatePayoutReq
   delivery: 'link',
   customer_email: `${reference}@example.com`,
 });
+
+/** List Payouts by merchant_reference, straight over HTTP (not through the client under test). */
+export async function payoutsWithReference(call: Call, shop: Merchant, reference: string) {
+  const answer = await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, {
+    token: shop.token,
+  });
+  return answer.body; // {total, limit, offset, data}
+}
 
 /** Every item an async iterator gives. */
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {

@@ -1,7 +1,7 @@
 import { PayoutsApiError, PayoutsClient } from '@payouts/client';
 import { client, Gateway, merchant, startGateway } from '../api/gateway-harness';
 import type { Call, Merchant } from '../api/gateway-harness';
-import { holdCommand, linkPayout, recordingFetch } from './client-harness';
+import { holdCommand, linkPayout, payoutsWithReference, recordingFetch } from './client-harness';
 
 /**
  * The client's retries against a real refusal: a gateway whose admission gate lets one command in
@@ -25,9 +25,7 @@ describe('a create refused with 503 overloaded by the service', () => {
   });
   afterAll(() => gateway.close());
 
-  const payoutsOf = async (reference: string) =>
-    (await call('GET', `/sandbox/api/payout/list?merchant_reference=${reference}`, { token: shop.token }))
-      .body;
+  const payoutsOf = (reference: string) => payoutsWithReference(call, shop, reference);
   const holds = async () =>
     (await call('GET', '/sandbox/api/payout/balance', { token: shop.token })).body.customer_payout_holds;
 

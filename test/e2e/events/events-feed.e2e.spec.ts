@@ -5,6 +5,7 @@ import { orderBody } from '../checkout/checkout-harness';
 import { Payer } from '../checkout/page-client';
 import { DETAILS, startWorkerGateway, waitForPayout } from '../worker/worker-harness';
 import type { WorkerGateway } from '../worker/worker-harness';
+import { withTimeMovedBy } from '../process-time';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface FeedEvent {
@@ -337,12 +338,7 @@ describe('the events feed', () => {
   it('leaves out events older than the retention and refuses a cursor on one with 410 cursor_expired', async () => {
     const first = (await allEvents())[0]!;
     // Real time 31 days on, for this process's Date only: the timers and the database run on.
-    jest.useFakeTimers({
-      now: Date.now() + 31 * 24 * 3600 * 1000,
-      advanceTimers: true,
-      doNotFake: [...NOT_DATE],
-    });
-    try {
+    await withTimeMovedBy(31 * 24 * 3600 * 1000, async () => {
       const answer = await events(`?after=${first.id}`);
       expect(answer.status).toBe(410);
       expect(answer.body.error).toMatchObject({ code: 'cursor_expired', param: 'after' });
@@ -352,29 +348,9 @@ describe('the events feed', () => {
       const since = Date.now() - 30 * 24 * 3600 * 1000;
       expect(kept.filter((e) => Date.parse(e.created_at) < since)).toEqual([]);
       expect(kept.map((e) => e.id)).not.toContain(first.id);
-    } finally {
-      jest.useRealTimers();
-    }
+    });
   });
 });
-
-/** Every timer but Date, for jest.useFakeTimers: only the time of day moves. */
-const NOT_DATE = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'requestAnimationFrame',
-  'cancelAnimationFrame',
-  'requestIdleCallback',
-  'cancelIdleCallback',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
 
 /** A settlement as Get Settlement answers it, without the movements it lists beside it. */
 function withoutMovements(settlement: Body): Body {
